@@ -1,0 +1,98 @@
+package io.github.sm3ffm;
+
+import io.github.sm3ffm.internal.LibCrypto;
+import io.github.sm3ffm.internal.LibCryptoUnavailableException;
+import io.github.sm3ffm.internal.SM3Digest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serial;
+import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The {@code SM3FFM} security provider: {@code MessageDigest} "SM3" (GB/T 32905-2016, OID
+ * 1.2.156.10197.1.401) computed by the system's OpenSSL 3 libcrypto through the FFM API.
+ *
+ * <p>Register it with {@code Security.addProvider(new SM3Provider())}, a
+ * {@code security.provider.N=SM3FFM} line, or {@link java.util.ServiceLoader}. The JVM needs native
+ * access for this module: {@code --enable-native-access=io.github.sm3ffm} on the module path,
+ * {@code ALL-UNNAMED} on the class path.
+ *
+ * <p>Constructing and registering the provider always works. When libcrypto or its SM3 cannot be used,
+ * {@code MessageDigest.getInstance("SM3", "SM3FFM")} throws {@link NoSuchAlgorithmException} whose cause
+ * says why, and a provider-less {@code getInstance("SM3")} moves on to the next provider.
+ */
+public final class SM3Provider extends Provider {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    /** The provider name, as used in {@code getInstance(algorithm, "SM3FFM")}. */
+    public static final String NAME = "SM3FFM";
+
+    public SM3Provider() {
+        super(NAME, libraryVersion(), info());
+        putService(new DigestService(this, "SM3", List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"),
+                SM3Digest.class.getName()));
+    }
+
+    /** Whether libcrypto was found, gave SM3, and passed the known-answer self-test. */
+    public static boolean isAvailable() {
+        return unavailability().isEmpty();
+    }
+
+    /** Why SM3 cannot be used here; empty when it can. */
+    public static Optional<Exception> unavailability() {
+        return SM3Digest.unavailability().map(Exception.class::cast);
+    }
+
+    private static String info() {
+        try {
+            return "SM3 message digest from " + LibCrypto.version() + " (" + LibCrypto.path()
+                    + ") through the FFM API";
+        } catch (LibCryptoUnavailableException e) {
+            return "SM3 message digest from OpenSSL 3 libcrypto through the FFM API (unavailable: "
+                    + e.getMessage() + ")";
+        }
+    }
+
+    private static String libraryVersion() {
+        Properties p = new Properties();
+        try (InputStream in = SM3Provider.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException ignored) {
+            // The version is informative only.
+        }
+        return p.getProperty("version", "0");
+    }
+
+    /** Constructs the SPI directly: no reflection, so no {@code opens} is needed on the module path. */
+    private static final class DigestService extends Service {
+        DigestService(Provider provider, String algorithm, List<String> aliases, String className) {
+            super(provider, "MessageDigest", algorithm, className, aliases, Map.of());
+        }
+
+        @Override
+        public Object newInstance(Object constructorParameter) throws NoSuchAlgorithmException {
+            if (constructorParameter != null) {
+                throw new java.security.InvalidParameterException(
+                        "constructorParameter not used with MessageDigest engines");
+            }
+            try {
+                Optional<LibCryptoUnavailableException> failure = SM3Digest.unavailability();
+                if (failure.isPresent()) {
+                    throw failure.get();
+                }
+                return new SM3Digest();
+            } catch (LibCryptoUnavailableException e) {
+                throw new NoSuchAlgorithmException(
+                        getAlgorithm() + " from " + NAME + " is unavailable: " + e.getMessage(), e);
+            }
+        }
+    }
+}

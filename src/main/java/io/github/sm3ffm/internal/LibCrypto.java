@@ -1,0 +1,254 @@
+package io.github.sm3ffm.internal;
+
+import static io.github.sm3ffm.internal.openssl.OpenSSL.C_POINTER;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_clear_error;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_fetch;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_free;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_get_size;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_VERSION;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OpenSSL_version;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.github.sm3ffm.internal.openssl.OpenSSL;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The one place that finds, checks and binds the system's libcrypto, and fetches SM3 from it.
+ *
+ * <p>The generated bindings resolve symbols through the class loader's libraries (jextract ran without
+ * {@code --library}), and each binding resolves its symbol in a static initialiser that throws if the
+ * symbol is missing. So a candidate library is first opened privately, checked for OpenSSL 3 and for
+ * every symbol the bindings declare, and only then loaded with {@link System#load}. A library that is
+ * not libcrypto never reaches the bindings.
+ *
+ * <p>Loading happens once, on first use, and never throws: the outcome (the fetched SM3 {@code EVP_MD},
+ * kept for the JVM's life, or the reason there is none) is recorded for every later caller.
+ */
+public final class LibCrypto {
+    /** System property naming the exact libcrypto file to use; no other candidate is tried then. */
+    public static final String PATH_PROPERTY = "sm3ffm.libcrypto.path";
+
+    private static final long OPENSSL_3_0_0 = 0x3000_0000L;
+    private static final int SM3_DIGEST_LENGTH = 32;
+
+    private LibCrypto() {
+    }
+
+    private record Outcome(MemorySegment sm3, String version, Path path,
+                           LibCryptoUnavailableException error) {
+    }
+
+    // Holder idiom: the first caller pays for loading, and load() catches everything it can throw.
+    private static final class Loaded {
+        static final Outcome OUTCOME = load();
+    }
+
+    /** Whether libcrypto was found and gave SM3. */
+    public static boolean isAvailable() {
+        return Loaded.OUTCOME.error == null;
+    }
+
+    /** Why libcrypto or its SM3 is unavailable; empty when it is available. */
+    public static Optional<LibCryptoUnavailableException> loadingError() {
+        return Optional.ofNullable(Loaded.OUTCOME.error);
+    }
+
+    /** The SM3 {@code EVP_MD} fetched once at load; valid for the life of the JVM. */
+    public static MemorySegment sm3() throws LibCryptoUnavailableException {
+        return available().sm3;
+    }
+
+    /** OpenSSL's own version text, e.g. "OpenSSL 3.0.19 27 Jan 2026". */
+    public static String version() throws LibCryptoUnavailableException {
+        return available().version;
+    }
+
+    /** The libcrypto file in use. */
+    public static Path path() throws LibCryptoUnavailableException {
+        return available().path;
+    }
+
+    private static Outcome available() throws LibCryptoUnavailableException {
+        Outcome outcome = Loaded.OUTCOME;
+        if (outcome.error != null) {
+            throw outcome.error;
+        }
+        return outcome;
+    }
+
+    private static Outcome load() {
+        List<String> tried = new ArrayList<>();
+        Throwable lastCause = null;
+        String explicit = System.getProperty(PATH_PROPERTY);
+        for (String candidate : explicit != null ? List.of(explicit) : defaultNames()) {
+            String label = explicit != null ? PATH_PROPERTY + "=" + candidate : candidate;
+            try {
+                Path path = open(candidate, explicit != null);
+                System.load(path.toString());
+                return fetchSm3(path);
+            } catch (CandidateRejected e) {
+                tried.add(label + ": " + e.getMessage());
+            } catch (LibCryptoUnavailableException e) {
+                return new Outcome(null, null, null, e);
+            } catch (Throwable e) {
+                // IllegalCallerException without native access, UnsatisfiedLinkError, anything else.
+                tried.add(label + ": " + describe(e));
+                lastCause = e;
+            }
+        }
+        String message = "OpenSSL 3 libcrypto with SM3 is unavailable; tried " + String.join("; ", tried);
+        if (lastCause instanceof IllegalCallerException) {
+            message += " (launch with --enable-native-access=io.github.sm3ffm, or ALL-UNNAMED on the class path)";
+        }
+        return new Outcome(null, null, null, new LibCryptoUnavailableException(message, lastCause));
+    }
+
+    private static List<String> defaultNames() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        if (os.contains("mac")) {
+            return List.of("libcrypto.3.dylib", "libcrypto.dylib");
+        }
+        // Runtime-only systems ship libcrypto.so.3 without the development symlink libcrypto.so.
+        return List.of("libcrypto.so.3", "libcrypto.so");
+    }
+
+    /** Opens a candidate privately, checks it, and returns the absolute file to bind the bindings to. */
+    private static Path open(String candidate, boolean isPath) throws CandidateRejected {
+        Arena arena = Arena.ofShared();
+        boolean accepted = false;
+        try {
+            SymbolLookup lookup;
+            if (isPath) {
+                Path path = Path.of(candidate).toAbsolutePath();
+                if (!Files.isRegularFile(path)) {
+                    throw new CandidateRejected("no such file");
+                }
+                lookup = openOrReject(() -> SymbolLookup.libraryLookup(path, arena));
+            } else {
+                lookup = openOrReject(() -> SymbolLookup.libraryLookup(candidate, arena));
+            }
+            MemorySegment versionNum = lookup.find("OpenSSL_version_num")
+                    .orElseThrow(() -> new CandidateRejected("not libcrypto (no OpenSSL_version_num)"));
+            long version = invokeVersionNum(versionNum);
+            if (version < OPENSSL_3_0_0) {
+                throw new CandidateRejected(String.format(
+                        "OpenSSL version number 0x%08x; OpenSSL 3.0 or later is required", version));
+            }
+            List<String> missing = boundSymbols().stream().filter(s -> lookup.find(s).isEmpty()).toList();
+            if (!missing.isEmpty()) {
+                throw new CandidateRejected("missing symbols " + missing);
+            }
+            Path file = isPath ? Path.of(candidate).toAbsolutePath() : fileContaining(versionNum);
+            accepted = true;
+            return file;
+        } finally {
+            // The private handle is only for checking; System.load keeps the accepted library open.
+            if (!accepted) {
+                arena.close();
+            }
+        }
+    }
+
+    private interface Opener {
+        SymbolLookup open();
+    }
+
+    private static SymbolLookup openOrReject(Opener opener) throws CandidateRejected {
+        try {
+            return opener.open();
+        } catch (IllegalArgumentException e) {
+            throw new CandidateRejected("cannot be opened (" + e.getMessage() + ")");
+        }
+    }
+
+    private static long invokeVersionNum(MemorySegment address) throws CandidateRejected {
+        MethodHandle handle = Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(JAVA_LONG));
+        try {
+            return (long) handle.invokeExact();
+        } catch (Throwable e) {
+            throw new CandidateRejected("OpenSSL_version_num failed: " + describe(e));
+        }
+    }
+
+    /** Every function the generated bindings declare: the generated X$address() accessors name them. */
+    static List<String> boundSymbols() {
+        List<String> names = new ArrayList<>();
+        for (Method m : OpenSSL.class.getDeclaredMethods()) {
+            if (m.getName().endsWith("$address") && m.getParameterCount() == 0) {
+                names.add(m.getName().substring(0, m.getName().length() - "$address".length()));
+            }
+        }
+        return names;
+    }
+
+    /** The file a library opened by name came from, asked of the dynamic linker with dladdr(3). */
+    private static Path fileContaining(MemorySegment symbol) throws CandidateRejected {
+        Linker linker = Linker.nativeLinker();
+        MemorySegment dladdr = linker.defaultLookup().find("dladdr")
+                .orElseThrow(() -> new CandidateRejected("dladdr is not available to locate the file"));
+        MethodHandle handle = linker.downcallHandle(dladdr, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        try (Arena arena = Arena.ofConfined()) {
+            // Dl_info: dli_fname, dli_fbase, dli_sname, dli_saddr.
+            MemorySegment info = arena.allocate(ADDRESS.byteSize() * 4, ADDRESS.byteAlignment());
+            int found;
+            try {
+                found = (int) handle.invokeExact(symbol, info);
+            } catch (Throwable e) {
+                throw new CandidateRejected("dladdr failed: " + describe(e));
+            }
+            MemorySegment name = info.get(C_POINTER, 0);
+            if (found == 0 || name.equals(MemorySegment.NULL)) {
+                throw new CandidateRejected("dladdr could not name the file");
+            }
+            return Path.of(name.getString(0)).toAbsolutePath();
+        }
+    }
+
+    private static Outcome fetchSm3(Path path) throws LibCryptoUnavailableException {
+        String version = OpenSSL_version(OPENSSL_VERSION()).getString(0);
+        String where = version + " at " + path;
+        ERR_clear_error();
+        MemorySegment md;
+        try (Arena arena = Arena.ofConfined()) {
+            md = EVP_MD_fetch(MemorySegment.NULL, arena.allocateFrom("SM3"), MemorySegment.NULL);
+        }
+        if (md.equals(MemorySegment.NULL)) {
+            throw new LibCryptoUnavailableException(
+                    where + " cannot give SM3: EVP_MD_fetch(NULL, \"SM3\", NULL) failed: " + OpenSSLErrors.drain(),
+                    null);
+        }
+        int size = EVP_MD_get_size(md);
+        if (size != SM3_DIGEST_LENGTH) {
+            EVP_MD_free(md);
+            throw new LibCryptoUnavailableException(where + " gave an SM3 with a " + size + "-byte digest", null);
+        }
+        return new Outcome(md, version, path, null);
+    }
+
+    private static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+
+    /** A candidate that is not a usable libcrypto; the next one is tried. */
+    private static final class CandidateRejected extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        CandidateRejected(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.github.sm3ffm.internal;
+
+import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_error_string_n;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_get_error;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.security.ProviderException;
+import java.util.StringJoiner;
+
+/** Turns OpenSSL's thread-local error queue into exception text, leaving the queue empty. */
+public final class OpenSSLErrors {
+    // OpenSSL documents 256 bytes as enough for any ERR_error_string_n message.
+    private static final int MESSAGE_BUFFER = 256;
+
+    private OpenSSLErrors() {
+    }
+
+    /** Drains the calling thread's error queue; "no OpenSSL error queued" when it was empty. */
+    public static String drain() {
+        StringJoiner text = new StringJoiner("; ");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = null;
+            for (long code; (code = ERR_get_error()) != 0; ) {
+                if (buffer == null) {
+                    buffer = arena.allocate(MESSAGE_BUFFER);
+                }
+                ERR_error_string_n(code, buffer, MESSAGE_BUFFER);
+                text.add(buffer.getString(0));
+            }
+        }
+        return text.length() == 0 ? "no OpenSSL error queued" : text.toString();
+    }
+
+    /** The exception for an OpenSSL call that reported failure, carrying the drained queue. */
+    public static ProviderException failure(String call) {
+        return new ProviderException(call + " failed: " + drain());
+    }
+}

@@ -1,0 +1,60 @@
+package io.github.sm3ffm;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a main class of this project in a fresh JVM (same JDK as the tests), for environments a test JVM cannot enter. */
+public final class ChildJvm {
+    public record Result(int exitCode, String output) {
+    }
+
+    private ChildJvm() {
+    }
+
+    public static Path javaExecutable() {
+        return Path.of(ProcessHandle.current().info().command().orElseThrow());
+    }
+
+    public static String classPath() {
+        return Path.of("target", "classes").toAbsolutePath() + java.io.File.pathSeparator
+                + Path.of("target", "test-classes").toAbsolutePath();
+    }
+
+    /** Runs {@code mainClass} on the class path with native access; stdout and stderr merged. */
+    public static Result run(Map<String, String> env, List<String> jvmArgs, Class<?> mainClass, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable().toString());
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.addAll(jvmArgs);
+        command.add("-cp");
+        command.add(classPath());
+        command.add(mainClass.getName());
+        command.addAll(List.of(args));
+        return exec(env, command, 120);
+    }
+
+    public static Result exec(Map<String, String> env, List<String> command, int timeoutSeconds)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("child JVM timed out: " + command);
+        }
+        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+
+    /** The shared test-vector directory beside the repository. */
+    public static Path vectors() {
+        return Path.of("..", "shared", "vectors").toAbsolutePath().normalize();
+    }
+}

@@ -1,0 +1,90 @@
+package io.github.sm3ffm.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sm3ffm.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LibCryptoTest {
+    private static final String SHA256_ABC = "sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+    @Test
+    void loadsSystemLibCryptoAndFetchesSm3() throws Exception {
+        assertTrue(LibCrypto.isAvailable(), () -> LibCrypto.loadingError().orElseThrow().getMessage());
+        assertTrue(LibCrypto.loadingError().isEmpty());
+        assertTrue(LibCrypto.version().startsWith("OpenSSL 3."), LibCrypto.version());
+        assertTrue(Files.isRegularFile(LibCrypto.path()), LibCrypto.path().toString());
+        assertFalse(LibCrypto.sm3().equals(java.lang.foreign.MemorySegment.NULL));
+        assertEquals(LibCrypto.sm3(), LibCrypto.sm3(), "SM3 is fetched once and kept");
+    }
+
+    @Test
+    void bindingsCoverEverySymbolTheLoaderChecks() {
+        List<String> bound = LibCrypto.boundSymbols();
+        for (String s : List.of("OpenSSL_version_num", "OpenSSL_version", "EVP_MD_fetch", "EVP_MD_free",
+                "EVP_MD_get_size", "EVP_sm3", "EVP_MD_CTX_new", "EVP_MD_CTX_free", "EVP_MD_CTX_copy_ex",
+                "EVP_DigestInit_ex2", "EVP_DigestUpdate", "EVP_DigestFinal_ex", "ERR_get_error",
+                "ERR_peek_error", "ERR_error_string_n", "ERR_clear_error")) {
+            assertTrue(bound.contains(s), s + " missing from " + bound);
+        }
+    }
+
+    @Test
+    void explicitPathIsUsedAndNamed() throws Exception {
+        Path real = LibCrypto.path();
+        ChildJvm.Result r = probe(Map.of(), "-D" + LibCrypto.PATH_PROPERTY + "=" + real);
+        assertTrue(r.output().contains("available=true"), r.output());
+        assertTrue(r.output().contains("path=" + real), r.output());
+    }
+
+    @Test
+    void nonexistentPathIsReportedWithThePath() throws Exception {
+        ChildJvm.Result r = probe(Map.of(), "-D" + LibCrypto.PATH_PROPERTY + "=/nonexistent");
+        assertUnavailable(r, "sm3ffm.libcrypto.path=/nonexistent: no such file");
+    }
+
+    @Test
+    void aLibraryThatIsNotLibCryptoIsRejected() throws Exception {
+        Path libz = List.of("/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1",
+                        "/lib64/libz.so.1", "/usr/lib64/libz.so.1", "/usr/lib/libz.so.1").stream()
+                .map(Path::of).filter(Files::exists).findFirst()
+                .orElseGet(() -> Path.of(System.getProperty("java.home"), "lib", "libzip.so"));
+        ChildJvm.Result r = probe(Map.of(), "-D" + LibCrypto.PATH_PROPERTY + "=" + libz);
+        assertUnavailable(r, libz + ": not libcrypto (no OpenSSL_version_num)");
+    }
+
+    @Test
+    void baseProviderOnlyConfigurationCannotGiveSm3() throws Exception {
+        ChildJvm.Result r = probe(Map.of("OPENSSL_CONF", ChildJvm.vectors().resolve("base-only.cnf").toString()));
+        assertUnavailable(r, "EVP_MD_fetch(NULL, \"SM3\", NULL) failed");
+        assertTrue(r.output().contains("unsupported"), r.output());
+    }
+
+    @Test
+    void fipsPropertyConfigurationCannotGiveSm3() throws Exception {
+        ChildJvm.Result r = probe(Map.of("OPENSSL_CONF", ChildJvm.vectors().resolve("fipsprop.cnf").toString()));
+        assertUnavailable(r, "EVP_MD_fetch(NULL, \"SM3\", NULL) failed");
+        assertTrue(r.output().contains("unsupported"), r.output());
+    }
+
+    private static ChildJvm.Result probe(Map<String, String> env, String... jvmArgs) throws Exception {
+        return ChildJvm.run(env, List.of(jvmArgs), LoaderProbe.class);
+    }
+
+    private static void assertUnavailable(ChildJvm.Result r, String expected) {
+        String out = r.output();
+        assertEquals(0, r.exitCode(), out);
+        assertTrue(out.contains("available=false"), out);
+        assertTrue(out.contains("again=false"), out);
+        assertTrue(out.contains(expected), "expected '" + expected + "' in:\n" + out);
+        assertTrue(out.contains(SHA256_ABC), "the JVM keeps working:\n" + out);
+        assertFalse(out.contains("Exception in thread"), out);
+        assertFalse(out.contains("WARNING"), out);
+    }
+}
