@@ -20,23 +20,46 @@ public final class ChildJvm {
         return Path.of(ProcessHandle.current().info().command().orElseThrow());
     }
 
+    /** This project's classes and test classes, plus BouncyCastle (a second SM3 provider for tests). */
     public static String classPath() {
-        return Path.of("target", "classes").toAbsolutePath() + java.io.File.pathSeparator
-                + Path.of("target", "test-classes").toAbsolutePath();
+        return String.join(java.io.File.pathSeparator, Path.of("target", "classes").toAbsolutePath().toString(),
+                testClassPath());
+    }
+
+    /** Everything a child JVM needs besides the library itself. */
+    public static String testClassPath() {
+        return String.join(java.io.File.pathSeparator, Path.of("target", "test-classes").toAbsolutePath().toString(),
+                jarOf(org.bouncycastle.jce.provider.BouncyCastleProvider.class));
+    }
+
+    private static String jarOf(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Runs {@code mainClass} on the class path with native access; stdout and stderr merged. */
     public static Result run(Map<String, String> env, List<String> jvmArgs, Class<?> mainClass, String... args)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        command.add(javaExecutable().toString());
         command.add("--enable-native-access=ALL-UNNAMED");
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(classPath());
         command.add(mainClass.getName());
         command.addAll(List.of(args));
-        return exec(env, command, 120);
+        return java(env, command);
+    }
+
+    /** Runs the test JDK's java with exactly these arguments. */
+    public static Result java(Map<String, String> env, List<String> arguments)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable().toString());
+        command.addAll(arguments);
+        return exec(env, command, 300);
     }
 
     public static Result exec(Map<String, String> env, List<String> command, int timeoutSeconds)

@@ -1,0 +1,89 @@
+package io.github.sm3ffm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sm3ffm.probe.ProviderProbe;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.InvalidParameterException;
+import java.security.Provider;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Registration every way users do it, and the provider's behaviour when OpenSSL cannot give SM3. */
+class ProviderTest {
+    private static final String SM3_ABC = "sm3=66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0";
+
+    @Test
+    void describesItselfAndTheOpenSslInUse() {
+        SM3Provider p = new SM3Provider();
+        assertEquals("SM3FFM", p.getName());
+        assertEquals(System.getProperty("sm3ffm.project.version"), p.getVersionStr());
+        assertTrue(p.getInfo().contains("OpenSSL 3."), p.getInfo());
+        assertTrue(SM3Provider.isAvailable());
+        assertTrue(SM3Provider.unavailability().isEmpty());
+        Provider.Service s = p.getService("MessageDigest", "SM3");
+        assertEquals("SM3", s.getAlgorithm());
+        assertEquals(s, p.getService("MessageDigest", "1.2.156.10197.1.401"));
+        assertEquals(s, p.getService("MessageDigest", "OID.1.2.156.10197.1.401"));
+        assertThrows(InvalidParameterException.class, () -> s.newInstance("unexpected"));
+    }
+
+    // ServiceLoader on the class path (META-INF/services) is what the "unavailable" probes use; on the
+    // module path (module-info provides), the module-path probe.
+    @Test
+    void securityPropertiesLineRegistersItByName(@TempDir Path dir) throws Exception {
+        Path props = dir.resolve("extra.security");
+        Files.writeString(props, "security.provider.1=SM3FFM\n");
+        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-Djava.security.properties=" + props),
+                ProviderProbe.class, "configured");
+        assertTrue(r.output().contains("provider=SM3FFM"), r.output());
+        assertTrue(r.output().contains(SM3_ABC), r.output());
+    }
+
+    @Test
+    void worksOnTheModulePathWithNativeAccessForTheModuleOnly() throws Exception {
+        ChildJvm.Result r = ChildJvm.java(Map.of(), List.of(
+                "--enable-native-access=io.github.sm3ffm", "--illegal-native-access=deny",
+                "-p", Path.of("target", "classes").toAbsolutePath().toString(), "--add-modules", "io.github.sm3ffm",
+                "-cp", ChildJvm.testClassPath(), ProviderProbe.class.getName(), "service-loader"));
+        assertEquals(0, r.exitCode(), r.output());
+        assertTrue(r.output().contains("module=io.github.sm3ffm"), r.output());
+        assertTrue(r.output().contains(SM3_ABC), r.output());
+        assertFalse(r.output().contains("WARNING"), r.output());
+    }
+
+    @Test
+    void withoutLibCryptoTheProviderRegistersAndExplainsAndOthersKeepWorking() throws Exception {
+        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-Dsm3ffm.libcrypto.path=/nonexistent"),
+                ProviderProbe.class, "unavailable");
+        assertUnavailable(r, "sm3ffm.libcrypto.path=/nonexistent: no such file");
+    }
+
+    @Test
+    void withSm3DisabledInOpenSslConfigurationTheProviderExplains() throws Exception {
+        ChildJvm.Result r = ChildJvm.run(
+                Map.of("OPENSSL_CONF", ChildJvm.vectors().resolve("base-only.cnf").toString()), List.of(),
+                ProviderProbe.class, "unavailable");
+        assertUnavailable(r, "unsupported");
+    }
+
+    private static void assertUnavailable(ChildJvm.Result r, String reason) {
+        String out = r.output();
+        assertEquals(0, r.exitCode(), out);
+        assertTrue(out.contains("added=true"), out);
+        assertTrue(out.contains("nsae=SM3 from SM3FFM is unavailable"), out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("cause=LibCryptoUnavailableException") && l.contains(reason)),
+                out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("info=") && l.contains(reason)), out);
+        assertTrue(out.contains("sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), out);
+        assertTrue(out.contains("provider=BC"), "a provider registered later serves SM3:\n" + out);
+        assertTrue(out.contains(SM3_ABC), out);
+        assertFalse(out.contains("Exception in thread"), out);
+    }
+}
