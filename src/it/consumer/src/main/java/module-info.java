@@ -1,0 +1,5 @@
+module consumer {
+    requires io.github.sm3ffm;
+
+    uses java.security.Provider;
+}
