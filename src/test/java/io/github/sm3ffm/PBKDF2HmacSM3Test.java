@@ -204,7 +204,8 @@ class PBKDF2HmacSM3Test {
         calls.put("null password", (f, alg) -> f.generateSecret(new PBEKeySpec(null, SALT, 1, 128)));
         calls.put("empty password", (f, alg) -> f.generateSecret(new PBEKeySpec(new char[0], SALT, 1, 128)));
         for (int bits : new int[] {1, 7, 8, 9, 255, 257, 4096}) {
-            calls.put(bits + "-bit key", (f, alg) -> f.generateSecret(new PBEKeySpec("pw".toCharArray(), SALT, 2, bits)));
+            calls.put(bits + "-bit key",
+                    (f, alg) -> f.generateSecret(new PBEKeySpec("pw".toCharArray(), SALT, 2, bits)));
         }
         calls.put("getKeySpec(key, PBEKeySpec)", (f, alg) -> f.getKeySpec(derive(f), PBEKeySpec.class));
         calls.put("getKeySpec(key, KeySpec)", (f, alg) -> f.getKeySpec(derive(f), KeySpec.class));

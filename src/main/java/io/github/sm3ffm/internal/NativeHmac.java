@@ -29,12 +29,13 @@ import java.security.ProviderException;
 /**
  * An {@code EVP_MAC_CTX} computing HMAC with SM3, with its staging buffer (see {@link NativeContext}).
  *
- * <p>The digest is chosen once per context, when it is created; each new key costs one
- * {@code EVP_MAC_init}, and a restart with the same key passes no key at all, which OpenSSL documents as
- * "keep the key". Keys up to {@value NativeContext#CRITICAL_CHUNK} bytes reach OpenSSL straight from the
- * caller's array in a critical call (OpenSSL keeps its own copy, which it clears when it drops it);
- * longer ones, whose hashing would hold off GC too long, go through a native copy that is cleansed at
- * once. An empty key is passed as a non-NULL pointer, since a NULL key would mean "keep the old one".
+ * <p>The digest is chosen once per context, when it is created, so a new key costs one
+ * {@code EVP_MAC_init} and no digest lookup by name; a restart passes no key, and OpenSSL's HMAC then
+ * starts over with the key it holds. Keys up to {@value NativeContext#CRITICAL_CHUNK} bytes reach
+ * OpenSSL straight from the caller's array in a critical call (OpenSSL keeps its own copy, which it
+ * clears when it drops it); longer ones, whose hashing would hold off GC too long, go through a native
+ * copy that is cleansed at once. An empty key is passed as a non-NULL pointer, since a NULL key would
+ * mean "keep the old one".
  */
 final class NativeHmac extends NativeContext {
     static final int MAC_LENGTH = 32;
@@ -150,6 +151,7 @@ final class NativeHmac extends NativeContext {
     synchronized void doFinal(MemorySegment out) {
         try {
             flushLocked();
+            requireKey();
             // The staging buffer is empty now: it receives the length OpenSSL wrote.
             MemorySegment written = staging.asSlice(0, JAVA_LONG.byteSize());
             int rc;
@@ -182,8 +184,16 @@ final class NativeHmac extends NativeContext {
         }
     }
 
+    // Reached only when a native init failed after the Mac had a key: the context's state is then unknown.
+    private void requireKey() {
+        if (!keyed) {
+            throw new ProviderException("HmacSM3 has no key: its last init failed");
+        }
+    }
+
     @Override
     void updateCritical(MemorySegment data, long offset, long len) {
+        requireKey();
         int rc;
         try {
             rc = (int) UPDATE_CRITICAL.invokeExact(ctx, data.asSlice(offset, len), len);
@@ -197,6 +207,7 @@ final class NativeHmac extends NativeContext {
 
     @Override
     void updateLong(MemorySegment data) {
+        requireKey();
         int rc;
         try {
             rc = (int) UPDATE.invokeExact(ctx, data, data.byteSize());
