@@ -1,7 +1,10 @@
 package io.github.sm3ffm;
 
+import io.github.sm3ffm.internal.HmacSM3;
+import io.github.sm3ffm.internal.HmacSM3KeyGenerator;
 import io.github.sm3ffm.internal.LibCrypto;
 import io.github.sm3ffm.internal.LibCryptoUnavailableException;
+import io.github.sm3ffm.internal.PBKDF2HmacSM3;
 import io.github.sm3ffm.internal.SM3Digest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,10 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Supplier;
 
 /**
  * The {@code SM3FFM} security provider: {@code MessageDigest} "SM3" (GB/T 32905-2016, OID
  * 1.2.156.10197.1.401) computed by the system's OpenSSL 3 libcrypto through the FFM API.
+ *
+ * <p>It also offers {@code Mac} "HmacSM3" (GM/T 0042-2015; aliases HMAC-SM3, HMAC/SM3, SM3HMac, OID
+ * 1.2.156.10197.1.401.2) with its {@code KeyGenerator}, and {@code SecretKeyFactory} "PBKDF2WithHmacSM3",
+ * each available or not on its own terms.
  *
  * <p>Register it with {@code Security.addProvider(new SM3Provider())}, a
  * {@code security.provider.N=SM3FFM} line, or {@link java.util.ServiceLoader}. The JVM needs native
@@ -37,6 +45,14 @@ public final class SM3Provider extends Provider {
         super(NAME, libraryVersion(), info());
         putService(new DigestService(this, "SM3", List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"),
                 SM3Digest.class.getName()));
+        List<String> hmacAliases = List.of("HMAC-SM3", "HMAC/SM3", "SM3HMac", "1.2.156.10197.1.401.2",
+                "OID.1.2.156.10197.1.401.2");
+        putService(new NativeService(this, "Mac", "HmacSM3", hmacAliases, HmacSM3.class.getName(),
+                HmacSM3::unavailability, HmacSM3::new));
+        putService(new NativeService(this, "KeyGenerator", "HmacSM3", hmacAliases,
+                HmacSM3KeyGenerator.class.getName(), HmacSM3::unavailability, HmacSM3KeyGenerator::new));
+        putService(new NativeService(this, "SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(),
+                PBKDF2HmacSM3.class.getName(), PBKDF2HmacSM3::unavailability, PBKDF2HmacSM3::new));
     }
 
     /** Whether libcrypto was found, gave SM3, and passed the known-answer self-test. */
@@ -89,6 +105,41 @@ public final class SM3Provider extends Provider {
                     throw failure.get();
                 }
                 return new SM3Digest();
+            } catch (LibCryptoUnavailableException e) {
+                throw new NoSuchAlgorithmException(
+                        getAlgorithm() + " from " + NAME + " is unavailable: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Any other engine over libcrypto: constructed directly, or refused with the reason it is unavailable. */
+    private static final class NativeService extends Service {
+        interface Engine {
+            Object create() throws LibCryptoUnavailableException;
+        }
+
+        private final Supplier<Optional<LibCryptoUnavailableException>> unavailability;
+        private final Engine engine;
+
+        NativeService(Provider provider, String type, String algorithm, List<String> aliases, String className,
+                      Supplier<Optional<LibCryptoUnavailableException>> unavailability, Engine engine) {
+            super(provider, type, algorithm, className, aliases, Map.of());
+            this.unavailability = unavailability;
+            this.engine = engine;
+        }
+
+        @Override
+        public Object newInstance(Object constructorParameter) throws NoSuchAlgorithmException {
+            if (constructorParameter != null) {
+                throw new java.security.InvalidParameterException(
+                        "constructorParameter not used with " + getType() + " engines");
+            }
+            try {
+                Optional<LibCryptoUnavailableException> failure = unavailability.get();
+                if (failure.isPresent()) {
+                    throw failure.get();
+                }
+                return engine.create();
             } catch (LibCryptoUnavailableException e) {
                 throw new NoSuchAlgorithmException(
                         getAlgorithm() + " from " + NAME + " is unavailable: " + e.getMessage(), e);

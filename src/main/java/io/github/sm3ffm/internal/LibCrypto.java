@@ -4,8 +4,12 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.C_POINTER;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_clear_error;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_free;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_fetch;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_get_size;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_VERSION;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_NAME_PBKDF2;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_MAC_NAME_HMAC;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OpenSSL_version;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -25,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The one place that finds, checks and binds the system's libcrypto, and fetches SM3 from it.
@@ -70,6 +75,52 @@ public final class LibCrypto {
     /** The SM3 {@code EVP_MD} fetched once at load; valid for the life of the JVM. */
     public static MemorySegment sm3() throws LibCryptoUnavailableException {
         return available().sm3;
+    }
+
+    /**
+     * The HMAC {@code EVP_MAC}, fetched once on first use and kept for the life of the JVM. Fetched apart
+     * from SM3 so that a failure here leaves the SM3 digest usable.
+     */
+    public static MemorySegment hmac() throws LibCryptoUnavailableException {
+        return Hmac.FETCHED.get();
+    }
+
+    /** The PBKDF2 {@code EVP_KDF}, fetched once on first use and kept for the life of the JVM. */
+    public static MemorySegment pbkdf2() throws LibCryptoUnavailableException {
+        return Pbkdf2.FETCHED.get();
+    }
+
+    private record Fetched(MemorySegment algorithm, LibCryptoUnavailableException error) {
+        MemorySegment get() throws LibCryptoUnavailableException {
+            if (error != null) {
+                throw error;
+            }
+            return algorithm;
+        }
+    }
+
+    private static final class Hmac {
+        static final Fetched FETCHED = fetch("HMAC", "EVP_MAC_fetch(NULL, \"HMAC\", NULL)",
+                () -> EVP_MAC_fetch(MemorySegment.NULL, OSSL_MAC_NAME_HMAC(), MemorySegment.NULL));
+    }
+
+    private static final class Pbkdf2 {
+        static final Fetched FETCHED = fetch("PBKDF2", "EVP_KDF_fetch(NULL, \"PBKDF2\", NULL)",
+                () -> EVP_KDF_fetch(MemorySegment.NULL, OSSL_KDF_NAME_PBKDF2(), MemorySegment.NULL));
+    }
+
+    private static Fetched fetch(String algorithm, String call, Supplier<MemorySegment> fetcher) {
+        Outcome loaded = Loaded.OUTCOME;
+        if (loaded.error != null) {
+            return new Fetched(null, loaded.error);
+        }
+        ERR_clear_error();
+        MemorySegment fetched = fetcher.get();
+        if (fetched.equals(MemorySegment.NULL)) {
+            return new Fetched(null, new LibCryptoUnavailableException(loaded.version + " at " + loaded.path
+                    + " cannot give " + algorithm + ": " + call + " failed: " + OpenSSLErrors.drain(), null));
+        }
+        return new Fetched(fetched, null);
     }
 
     /** OpenSSL's own version text, e.g. "OpenSSL 3.0.19 27 Jan 2026". */

@@ -36,6 +36,20 @@ class LibCryptoTest {
     }
 
     @Test
+    void hmacAndPbkdf2AreFetchedOnceEach() throws Exception {
+        assertFalse(LibCrypto.hmac().equals(java.lang.foreign.MemorySegment.NULL));
+        assertFalse(LibCrypto.pbkdf2().equals(java.lang.foreign.MemorySegment.NULL));
+        assertEquals(LibCrypto.hmac(), LibCrypto.hmac(), "HMAC is fetched once and kept");
+        assertEquals(LibCrypto.pbkdf2(), LibCrypto.pbkdf2(), "PBKDF2 is fetched once and kept");
+        List<String> bound = LibCrypto.boundSymbols();
+        for (String s : List.of("EVP_MAC_fetch", "EVP_MAC_CTX_new", "EVP_MAC_CTX_dup", "EVP_MAC_CTX_set_params",
+                "EVP_MAC_init", "EVP_MAC_update", "EVP_MAC_final", "EVP_MAC_CTX_free", "EVP_KDF_fetch",
+                "EVP_KDF_CTX_new", "EVP_KDF_derive", "EVP_KDF_CTX_free", "OPENSSL_cleanse")) {
+            assertTrue(bound.contains(s), s + " missing from " + bound);
+        }
+    }
+
+    @Test
     void explicitPathIsUsedAndNamed() throws Exception {
         Path real = LibCrypto.path();
         ChildJvm.Result r = probe(Map.of(), "-D" + LibCrypto.PATH_PROPERTY + "=" + real);

@@ -312,6 +312,358 @@ public class OpenSSL {
         }
     }
 
+    private static class OPENSSL_cleanse {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_LONG
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OPENSSL_cleanse");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void OPENSSL_cleanse(void *ptr, size_t len)
+     * }
+     */
+    public static FunctionDescriptor OPENSSL_cleanse$descriptor() {
+        return OPENSSL_cleanse.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void OPENSSL_cleanse(void *ptr, size_t len)
+     * }
+     */
+    public static MethodHandle OPENSSL_cleanse$handle() {
+        return OPENSSL_cleanse.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void OPENSSL_cleanse(void *ptr, size_t len)
+     * }
+     */
+    public static MemorySegment OPENSSL_cleanse$address() {
+        return OPENSSL_cleanse.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void OPENSSL_cleanse(void *ptr, size_t len)
+     * }
+     */
+    public static void OPENSSL_cleanse(MemorySegment ptr, long len) {
+        var mh$ = OPENSSL_cleanse.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OPENSSL_cleanse", ptr, len);
+            }
+            mh$.invokeExact(ptr, len);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PARAM_construct_int {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            ossl_param_st.layout(),
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PARAM_construct_int");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_int(const char *key, int *buf)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PARAM_construct_int$descriptor() {
+        return OSSL_PARAM_construct_int.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_int(const char *key, int *buf)
+     * }
+     */
+    public static MethodHandle OSSL_PARAM_construct_int$handle() {
+        return OSSL_PARAM_construct_int.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_int(const char *key, int *buf)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_int$address() {
+        return OSSL_PARAM_construct_int.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_int(const char *key, int *buf)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_int(SegmentAllocator allocator, MemorySegment key, MemorySegment buf) {
+        var mh$ = OSSL_PARAM_construct_int.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PARAM_construct_int", allocator, key, buf);
+            }
+            return (MemorySegment)mh$.invokeExact(allocator, key, buf);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PARAM_construct_uint {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            ossl_param_st.layout(),
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PARAM_construct_uint");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_uint(const char *key, unsigned int *buf)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PARAM_construct_uint$descriptor() {
+        return OSSL_PARAM_construct_uint.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_uint(const char *key, unsigned int *buf)
+     * }
+     */
+    public static MethodHandle OSSL_PARAM_construct_uint$handle() {
+        return OSSL_PARAM_construct_uint.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_uint(const char *key, unsigned int *buf)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_uint$address() {
+        return OSSL_PARAM_construct_uint.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_uint(const char *key, unsigned int *buf)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_uint(SegmentAllocator allocator, MemorySegment key, MemorySegment buf) {
+        var mh$ = OSSL_PARAM_construct_uint.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PARAM_construct_uint", allocator, key, buf);
+            }
+            return (MemorySegment)mh$.invokeExact(allocator, key, buf);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PARAM_construct_utf8_string {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            ossl_param_st.layout(),
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_LONG
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PARAM_construct_utf8_string");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_utf8_string(const char *key, char *buf, size_t bsize)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PARAM_construct_utf8_string$descriptor() {
+        return OSSL_PARAM_construct_utf8_string.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_utf8_string(const char *key, char *buf, size_t bsize)
+     * }
+     */
+    public static MethodHandle OSSL_PARAM_construct_utf8_string$handle() {
+        return OSSL_PARAM_construct_utf8_string.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_utf8_string(const char *key, char *buf, size_t bsize)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_utf8_string$address() {
+        return OSSL_PARAM_construct_utf8_string.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_utf8_string(const char *key, char *buf, size_t bsize)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_utf8_string(SegmentAllocator allocator, MemorySegment key, MemorySegment buf, long bsize) {
+        var mh$ = OSSL_PARAM_construct_utf8_string.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PARAM_construct_utf8_string", allocator, key, buf, bsize);
+            }
+            return (MemorySegment)mh$.invokeExact(allocator, key, buf, bsize);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PARAM_construct_octet_string {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            ossl_param_st.layout(),
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_LONG
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PARAM_construct_octet_string");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_octet_string(const char *key, void *buf, size_t bsize)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PARAM_construct_octet_string$descriptor() {
+        return OSSL_PARAM_construct_octet_string.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_octet_string(const char *key, void *buf, size_t bsize)
+     * }
+     */
+    public static MethodHandle OSSL_PARAM_construct_octet_string$handle() {
+        return OSSL_PARAM_construct_octet_string.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_octet_string(const char *key, void *buf, size_t bsize)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_octet_string$address() {
+        return OSSL_PARAM_construct_octet_string.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_octet_string(const char *key, void *buf, size_t bsize)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_octet_string(SegmentAllocator allocator, MemorySegment key, MemorySegment buf, long bsize) {
+        var mh$ = OSSL_PARAM_construct_octet_string.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PARAM_construct_octet_string", allocator, key, buf, bsize);
+            }
+            return (MemorySegment)mh$.invokeExact(allocator, key, buf, bsize);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PARAM_construct_end {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            ossl_param_st.layout()    );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PARAM_construct_end");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_end(void)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PARAM_construct_end$descriptor() {
+        return OSSL_PARAM_construct_end.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_end(void)
+     * }
+     */
+    public static MethodHandle OSSL_PARAM_construct_end$handle() {
+        return OSSL_PARAM_construct_end.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_end(void)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_end$address() {
+        return OSSL_PARAM_construct_end.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * OSSL_PARAM OSSL_PARAM_construct_end(void)
+     * }
+     */
+    public static MemorySegment OSSL_PARAM_construct_end(SegmentAllocator allocator) {
+        var mh$ = OSSL_PARAM_construct_end.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PARAM_construct_end", allocator);
+            }
+            return (MemorySegment)mh$.invokeExact(allocator);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class EVP_MD_get_size {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             OpenSSL.C_INT,
@@ -895,6 +1247,537 @@ public class OpenSSL {
         }
     }
 
+    private static class EVP_MAC_fetch {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_fetch");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * EVP_MAC *EVP_MAC_fetch(OSSL_LIB_CTX *libctx, const char *algorithm, const char *properties)
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_fetch$descriptor() {
+        return EVP_MAC_fetch.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * EVP_MAC *EVP_MAC_fetch(OSSL_LIB_CTX *libctx, const char *algorithm, const char *properties)
+     * }
+     */
+    public static MethodHandle EVP_MAC_fetch$handle() {
+        return EVP_MAC_fetch.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * EVP_MAC *EVP_MAC_fetch(OSSL_LIB_CTX *libctx, const char *algorithm, const char *properties)
+     * }
+     */
+    public static MemorySegment EVP_MAC_fetch$address() {
+        return EVP_MAC_fetch.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * EVP_MAC *EVP_MAC_fetch(OSSL_LIB_CTX *libctx, const char *algorithm, const char *properties)
+     * }
+     */
+    public static MemorySegment EVP_MAC_fetch(MemorySegment libctx, MemorySegment algorithm, MemorySegment properties) {
+        var mh$ = EVP_MAC_fetch.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_fetch", libctx, algorithm, properties);
+            }
+            return (MemorySegment)mh$.invokeExact(libctx, algorithm, properties);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MAC_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void EVP_MAC_free(EVP_MAC *mac)
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_free$descriptor() {
+        return EVP_MAC_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void EVP_MAC_free(EVP_MAC *mac)
+     * }
+     */
+    public static MethodHandle EVP_MAC_free$handle() {
+        return EVP_MAC_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void EVP_MAC_free(EVP_MAC *mac)
+     * }
+     */
+    public static MemorySegment EVP_MAC_free$address() {
+        return EVP_MAC_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void EVP_MAC_free(EVP_MAC *mac)
+     * }
+     */
+    public static void EVP_MAC_free(MemorySegment mac) {
+        var mh$ = EVP_MAC_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_free", mac);
+            }
+            mh$.invokeExact(mac);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MAC_CTX_new {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_CTX_new");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * EVP_MAC_CTX *EVP_MAC_CTX_new(EVP_MAC *mac)
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_CTX_new$descriptor() {
+        return EVP_MAC_CTX_new.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * EVP_MAC_CTX *EVP_MAC_CTX_new(EVP_MAC *mac)
+     * }
+     */
+    public static MethodHandle EVP_MAC_CTX_new$handle() {
+        return EVP_MAC_CTX_new.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * EVP_MAC_CTX *EVP_MAC_CTX_new(EVP_MAC *mac)
+     * }
+     */
+    public static MemorySegment EVP_MAC_CTX_new$address() {
+        return EVP_MAC_CTX_new.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * EVP_MAC_CTX *EVP_MAC_CTX_new(EVP_MAC *mac)
+     * }
+     */
+    public static MemorySegment EVP_MAC_CTX_new(MemorySegment mac) {
+        var mh$ = EVP_MAC_CTX_new.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_CTX_new", mac);
+            }
+            return (MemorySegment)mh$.invokeExact(mac);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MAC_CTX_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_CTX_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void EVP_MAC_CTX_free(EVP_MAC_CTX *ctx)
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_CTX_free$descriptor() {
+        return EVP_MAC_CTX_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void EVP_MAC_CTX_free(EVP_MAC_CTX *ctx)
+     * }
+     */
+    public static MethodHandle EVP_MAC_CTX_free$handle() {
+        return EVP_MAC_CTX_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void EVP_MAC_CTX_free(EVP_MAC_CTX *ctx)
+     * }
+     */
+    public static MemorySegment EVP_MAC_CTX_free$address() {
+        return EVP_MAC_CTX_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void EVP_MAC_CTX_free(EVP_MAC_CTX *ctx)
+     * }
+     */
+    public static void EVP_MAC_CTX_free(MemorySegment ctx) {
+        var mh$ = EVP_MAC_CTX_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_CTX_free", ctx);
+            }
+            mh$.invokeExact(ctx);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MAC_CTX_dup {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_CTX_dup");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * EVP_MAC_CTX *EVP_MAC_CTX_dup(const EVP_MAC_CTX *src)
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_CTX_dup$descriptor() {
+        return EVP_MAC_CTX_dup.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * EVP_MAC_CTX *EVP_MAC_CTX_dup(const EVP_MAC_CTX *src)
+     * }
+     */
+    public static MethodHandle EVP_MAC_CTX_dup$handle() {
+        return EVP_MAC_CTX_dup.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * EVP_MAC_CTX *EVP_MAC_CTX_dup(const EVP_MAC_CTX *src)
+     * }
+     */
+    public static MemorySegment EVP_MAC_CTX_dup$address() {
+        return EVP_MAC_CTX_dup.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * EVP_MAC_CTX *EVP_MAC_CTX_dup(const EVP_MAC_CTX *src)
+     * }
+     */
+    public static MemorySegment EVP_MAC_CTX_dup(MemorySegment src) {
+        var mh$ = EVP_MAC_CTX_dup.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_CTX_dup", src);
+            }
+            return (MemorySegment)mh$.invokeExact(src);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MAC_CTX_set_params {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_CTX_set_params");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int EVP_MAC_CTX_set_params(EVP_MAC_CTX *ctx, const OSSL_PARAM params[])
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_CTX_set_params$descriptor() {
+        return EVP_MAC_CTX_set_params.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int EVP_MAC_CTX_set_params(EVP_MAC_CTX *ctx, const OSSL_PARAM params[])
+     * }
+     */
+    public static MethodHandle EVP_MAC_CTX_set_params$handle() {
+        return EVP_MAC_CTX_set_params.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int EVP_MAC_CTX_set_params(EVP_MAC_CTX *ctx, const OSSL_PARAM params[])
+     * }
+     */
+    public static MemorySegment EVP_MAC_CTX_set_params$address() {
+        return EVP_MAC_CTX_set_params.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int EVP_MAC_CTX_set_params(EVP_MAC_CTX *ctx, const OSSL_PARAM params[])
+     * }
+     */
+    public static int EVP_MAC_CTX_set_params(MemorySegment ctx, MemorySegment params) {
+        var mh$ = EVP_MAC_CTX_set_params.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_CTX_set_params", ctx, params);
+            }
+            return (int)mh$.invokeExact(ctx, params);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MAC_init {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_LONG,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_init");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int EVP_MAC_init(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen, const OSSL_PARAM params[])
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_init$descriptor() {
+        return EVP_MAC_init.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int EVP_MAC_init(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen, const OSSL_PARAM params[])
+     * }
+     */
+    public static MethodHandle EVP_MAC_init$handle() {
+        return EVP_MAC_init.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int EVP_MAC_init(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen, const OSSL_PARAM params[])
+     * }
+     */
+    public static MemorySegment EVP_MAC_init$address() {
+        return EVP_MAC_init.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int EVP_MAC_init(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen, const OSSL_PARAM params[])
+     * }
+     */
+    public static int EVP_MAC_init(MemorySegment ctx, MemorySegment key, long keylen, MemorySegment params) {
+        var mh$ = EVP_MAC_init.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_init", ctx, key, keylen, params);
+            }
+            return (int)mh$.invokeExact(ctx, key, keylen, params);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MAC_update {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_LONG
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_update");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int EVP_MAC_update(EVP_MAC_CTX *ctx, const unsigned char *data, size_t datalen)
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_update$descriptor() {
+        return EVP_MAC_update.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int EVP_MAC_update(EVP_MAC_CTX *ctx, const unsigned char *data, size_t datalen)
+     * }
+     */
+    public static MethodHandle EVP_MAC_update$handle() {
+        return EVP_MAC_update.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int EVP_MAC_update(EVP_MAC_CTX *ctx, const unsigned char *data, size_t datalen)
+     * }
+     */
+    public static MemorySegment EVP_MAC_update$address() {
+        return EVP_MAC_update.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int EVP_MAC_update(EVP_MAC_CTX *ctx, const unsigned char *data, size_t datalen)
+     * }
+     */
+    public static int EVP_MAC_update(MemorySegment ctx, MemorySegment data, long datalen) {
+        var mh$ = EVP_MAC_update.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_update", ctx, data, datalen);
+            }
+            return (int)mh$.invokeExact(ctx, data, datalen);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MAC_final {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_LONG
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MAC_final");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int EVP_MAC_final(EVP_MAC_CTX *ctx, unsigned char *out, size_t *outl, size_t outsize)
+     * }
+     */
+    public static FunctionDescriptor EVP_MAC_final$descriptor() {
+        return EVP_MAC_final.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int EVP_MAC_final(EVP_MAC_CTX *ctx, unsigned char *out, size_t *outl, size_t outsize)
+     * }
+     */
+    public static MethodHandle EVP_MAC_final$handle() {
+        return EVP_MAC_final.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int EVP_MAC_final(EVP_MAC_CTX *ctx, unsigned char *out, size_t *outl, size_t outsize)
+     * }
+     */
+    public static MemorySegment EVP_MAC_final$address() {
+        return EVP_MAC_final.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int EVP_MAC_final(EVP_MAC_CTX *ctx, unsigned char *out, size_t *outl, size_t outsize)
+     * }
+     */
+    public static int EVP_MAC_final(MemorySegment ctx, MemorySegment out, MemorySegment outl, long outsize) {
+        var mh$ = EVP_MAC_final.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MAC_final", ctx, out, outl, outsize);
+            }
+            return (int)mh$.invokeExact(ctx, out, outl, outsize);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class ERR_get_error {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             OpenSSL.C_LONG    );
@@ -1119,6 +2002,395 @@ public class OpenSSL {
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
+    }
+
+    private static class EVP_KDF_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_KDF_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void EVP_KDF_free(EVP_KDF *kdf)
+     * }
+     */
+    public static FunctionDescriptor EVP_KDF_free$descriptor() {
+        return EVP_KDF_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void EVP_KDF_free(EVP_KDF *kdf)
+     * }
+     */
+    public static MethodHandle EVP_KDF_free$handle() {
+        return EVP_KDF_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void EVP_KDF_free(EVP_KDF *kdf)
+     * }
+     */
+    public static MemorySegment EVP_KDF_free$address() {
+        return EVP_KDF_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void EVP_KDF_free(EVP_KDF *kdf)
+     * }
+     */
+    public static void EVP_KDF_free(MemorySegment kdf) {
+        var mh$ = EVP_KDF_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_KDF_free", kdf);
+            }
+            mh$.invokeExact(kdf);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_KDF_fetch {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_KDF_fetch");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * EVP_KDF *EVP_KDF_fetch(OSSL_LIB_CTX *libctx, const char *algorithm, const char *properties)
+     * }
+     */
+    public static FunctionDescriptor EVP_KDF_fetch$descriptor() {
+        return EVP_KDF_fetch.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * EVP_KDF *EVP_KDF_fetch(OSSL_LIB_CTX *libctx, const char *algorithm, const char *properties)
+     * }
+     */
+    public static MethodHandle EVP_KDF_fetch$handle() {
+        return EVP_KDF_fetch.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * EVP_KDF *EVP_KDF_fetch(OSSL_LIB_CTX *libctx, const char *algorithm, const char *properties)
+     * }
+     */
+    public static MemorySegment EVP_KDF_fetch$address() {
+        return EVP_KDF_fetch.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * EVP_KDF *EVP_KDF_fetch(OSSL_LIB_CTX *libctx, const char *algorithm, const char *properties)
+     * }
+     */
+    public static MemorySegment EVP_KDF_fetch(MemorySegment libctx, MemorySegment algorithm, MemorySegment properties) {
+        var mh$ = EVP_KDF_fetch.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_KDF_fetch", libctx, algorithm, properties);
+            }
+            return (MemorySegment)mh$.invokeExact(libctx, algorithm, properties);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_KDF_CTX_new {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_KDF_CTX_new");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * EVP_KDF_CTX *EVP_KDF_CTX_new(EVP_KDF *kdf)
+     * }
+     */
+    public static FunctionDescriptor EVP_KDF_CTX_new$descriptor() {
+        return EVP_KDF_CTX_new.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * EVP_KDF_CTX *EVP_KDF_CTX_new(EVP_KDF *kdf)
+     * }
+     */
+    public static MethodHandle EVP_KDF_CTX_new$handle() {
+        return EVP_KDF_CTX_new.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * EVP_KDF_CTX *EVP_KDF_CTX_new(EVP_KDF *kdf)
+     * }
+     */
+    public static MemorySegment EVP_KDF_CTX_new$address() {
+        return EVP_KDF_CTX_new.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * EVP_KDF_CTX *EVP_KDF_CTX_new(EVP_KDF *kdf)
+     * }
+     */
+    public static MemorySegment EVP_KDF_CTX_new(MemorySegment kdf) {
+        var mh$ = EVP_KDF_CTX_new.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_KDF_CTX_new", kdf);
+            }
+            return (MemorySegment)mh$.invokeExact(kdf);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_KDF_CTX_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_KDF_CTX_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void EVP_KDF_CTX_free(EVP_KDF_CTX *ctx)
+     * }
+     */
+    public static FunctionDescriptor EVP_KDF_CTX_free$descriptor() {
+        return EVP_KDF_CTX_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void EVP_KDF_CTX_free(EVP_KDF_CTX *ctx)
+     * }
+     */
+    public static MethodHandle EVP_KDF_CTX_free$handle() {
+        return EVP_KDF_CTX_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void EVP_KDF_CTX_free(EVP_KDF_CTX *ctx)
+     * }
+     */
+    public static MemorySegment EVP_KDF_CTX_free$address() {
+        return EVP_KDF_CTX_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void EVP_KDF_CTX_free(EVP_KDF_CTX *ctx)
+     * }
+     */
+    public static void EVP_KDF_CTX_free(MemorySegment ctx) {
+        var mh$ = EVP_KDF_CTX_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_KDF_CTX_free", ctx);
+            }
+            mh$.invokeExact(ctx);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_KDF_derive {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_LONG,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_KDF_derive");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int EVP_KDF_derive(EVP_KDF_CTX *ctx, unsigned char *key, size_t keylen, const OSSL_PARAM params[])
+     * }
+     */
+    public static FunctionDescriptor EVP_KDF_derive$descriptor() {
+        return EVP_KDF_derive.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int EVP_KDF_derive(EVP_KDF_CTX *ctx, unsigned char *key, size_t keylen, const OSSL_PARAM params[])
+     * }
+     */
+    public static MethodHandle EVP_KDF_derive$handle() {
+        return EVP_KDF_derive.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int EVP_KDF_derive(EVP_KDF_CTX *ctx, unsigned char *key, size_t keylen, const OSSL_PARAM params[])
+     * }
+     */
+    public static MemorySegment EVP_KDF_derive$address() {
+        return EVP_KDF_derive.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int EVP_KDF_derive(EVP_KDF_CTX *ctx, unsigned char *key, size_t keylen, const OSSL_PARAM params[])
+     * }
+     */
+    public static int EVP_KDF_derive(MemorySegment ctx, MemorySegment key, long keylen, MemorySegment params) {
+        var mh$ = EVP_KDF_derive.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_KDF_derive", ctx, key, keylen, params);
+            }
+            return (int)mh$.invokeExact(ctx, key, keylen, params);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_MAC_PARAM_DIGEST "digest"
+     * }
+     */
+    public static MemorySegment OSSL_MAC_PARAM_DIGEST() {
+        class Holder {
+            static final MemorySegment OSSL_MAC_PARAM_DIGEST
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("digest");
+        }
+        return Holder.OSSL_MAC_PARAM_DIGEST;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_MAC_NAME_HMAC "HMAC"
+     * }
+     */
+    public static MemorySegment OSSL_MAC_NAME_HMAC() {
+        class Holder {
+            static final MemorySegment OSSL_MAC_NAME_HMAC
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("HMAC");
+        }
+        return Holder.OSSL_MAC_NAME_HMAC;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_SALT "salt"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_SALT() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_SALT
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("salt");
+        }
+        return Holder.OSSL_KDF_PARAM_SALT;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_PASSWORD "pass"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_PASSWORD() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_PASSWORD
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("pass");
+        }
+        return Holder.OSSL_KDF_PARAM_PASSWORD;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_DIGEST "digest"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_DIGEST() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_DIGEST
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("digest");
+        }
+        return Holder.OSSL_KDF_PARAM_DIGEST;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_ITER "iter"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_ITER() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_ITER
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("iter");
+        }
+        return Holder.OSSL_KDF_PARAM_ITER;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_PKCS5 "pkcs5"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_PKCS5() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_PKCS5
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("pkcs5");
+        }
+        return Holder.OSSL_KDF_PARAM_PKCS5;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_NAME_PBKDF2 "PBKDF2"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_NAME_PBKDF2() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_NAME_PBKDF2
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("PBKDF2");
+        }
+        return Holder.OSSL_KDF_NAME_PBKDF2;
     }
 }
 

@@ -1,0 +1,137 @@
+package io.github.sm3ffm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.MessageDigest;
+import java.security.Provider;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.crypto.Mac;
+import org.junit.jupiter.api.Test;
+
+/** Every published HMAC-SM3 vector in ../shared/vectors, through every way of feeding a Mac. */
+class HmacSM3VectorsTest {
+    private static final Provider PROVIDER = new SM3Provider();
+    private static final HexFormat HEX = HexFormat.of();
+
+    private record Vector(String name, byte[] key, byte[] message, byte[] tag, boolean valid) {
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void wycheproof() throws Exception {
+        Map<String, Object> file = (Map<String, Object>) Json.parse(
+                Files.readString(ChildJvm.vectors().resolve("wycheproof_hmac_sm3_test.json")));
+        assertEquals("HMACSM3", file.get("algorithm"));
+        List<Vector> vectors = new ArrayList<>();
+        for (Object g : (List<Object>) file.get("testGroups")) {
+            Map<String, Object> group = (Map<String, Object>) g;
+            int tagBytes = ((Long) group.get("tagSize")).intValue() / 8;
+            for (Object t : (List<Object>) group.get("tests")) {
+                Map<String, Object> test = (Map<String, Object>) t;
+                byte[] tag = hex(test.get("tag"));
+                assertEquals(tagBytes, tag.length, "tcId " + test.get("tcId"));
+                vectors.add(new Vector("tcId " + test.get("tcId") + " (" + test.get("comment") + ")",
+                        hex(test.get("key")), hex(test.get("msg")), tag, "valid".equals(test.get("result"))));
+            }
+        }
+        assertEquals(((Long) file.get("numberOfTests")).intValue(), vectors.size());
+        assertEquals(174, vectors.size());
+        assertEquals(66, vectors.stream().filter(Vector::valid).count());
+        checkAll(vectors);
+    }
+
+    @Test
+    void openSslEvpMac() throws Exception {
+        List<Vector> vectors = new ArrayList<>();
+        for (Map<String, String> s : stanzas(Files.readString(ChildJvm.vectors().resolve("openssl_evpmac_sm3.txt")))) {
+            if ("HMAC".equals(s.get("MAC")) && "SM3".equals(s.get("Algorithm"))) {
+                vectors.add(new Vector("evpmac " + (vectors.size() + 1), bytes(s.get("Key")), bytes(s.get("Input")),
+                        bytes(s.get("Output")), true));
+            }
+        }
+        assertEquals(4, vectors.size());
+        checkAll(vectors);
+    }
+
+    @Test
+    void kona() throws Exception {
+        List<Vector> vectors = new ArrayList<>();
+        String text = Files.readString(ChildJvm.vectors().resolve("kona_sm3_vectors.txt"));
+        String section = text.substring(text.indexOf("[HMAC-SM3]"));
+        for (Map<String, String> s : stanzas(section)) {
+            if (s.containsKey("Mac")) {
+                vectors.add(new Vector("kona " + (vectors.size() + 1), bytes(s.get("Key")), bytes(s.get("Msg")),
+                        bytes(s.get("Mac")), true));
+            }
+        }
+        assertEquals(1, vectors.size());
+        checkAll(vectors);
+    }
+
+    @Test
+    void everyNameAndAliasGivesTheSameMac() throws Exception {
+        byte[] key = HEX.parseHex("0123456789abcdef0123456789abcdef");
+        byte[] expected = HEX.parseHex("4d2e8eefcfaa97b2bea04cda000823a4f2e6e264cf7a819d67117ad12cc9a8af");
+        for (String name : List.of("HmacSM3", "HMACSM3", "hmacsm3", "HMAC-SM3", "HMAC/SM3", "SM3HMac",
+                "1.2.156.10197.1.401.2", "OID.1.2.156.10197.1.401.2")) {
+            Mac mac = Mac.getInstance(name, PROVIDER);
+            assertEquals(SM3Provider.NAME, mac.getProvider().getName());
+            mac.init(new RawKey(key));
+            assertArrayEquals(expected, mac.doFinal("abc".getBytes(StandardCharsets.US_ASCII)), name);
+        }
+    }
+
+    private static void checkAll(List<Vector> vectors) throws Exception {
+        Mac mac = Mac.getInstance("HmacSM3", PROVIDER);
+        for (Vector v : vectors) {
+            mac.init(new RawKey(v.key()));
+            for (MacFeed feed : MacFeed.values()) {
+                byte[] full = feed.mac(mac, v.message());
+                assertEquals(32, full.length);
+                // Truncated tags are the leading bytes of the full MAC.
+                boolean matches = MessageDigest.isEqual(Arrays.copyOf(full, v.tag().length), v.tag());
+                assertEquals(v.valid(), matches, v.name() + " via " + feed + ": MAC " + HEX.formatHex(full)
+                        + ", tag " + HEX.formatHex(v.tag()));
+            }
+        }
+    }
+
+    /** Blank-line separated "Name = value" stanzas; '#' lines are comments. */
+    static List<Map<String, String>> stanzas(String text) {
+        List<Map<String, String>> out = new ArrayList<>();
+        Map<String, String> current = new LinkedHashMap<>();
+        for (String line : (text + "\n\n").split("\n", -1)) {
+            line = line.strip();
+            if (line.isEmpty()) {
+                if (!current.isEmpty()) {
+                    out.add(current);
+                    current = new LinkedHashMap<>();
+                }
+            } else if (!line.startsWith("#") && line.contains("=")) {
+                int eq = line.indexOf('=');
+                current.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+            }
+        }
+        return out;
+    }
+
+    /** A quoted value is ASCII text, anything else hex. */
+    static byte[] bytes(String value) {
+        if (value.startsWith("\"") && value.endsWith("\"")) {
+            return value.substring(1, value.length() - 1).getBytes(StandardCharsets.US_ASCII);
+        }
+        return HEX.parseHex(value);
+    }
+
+    private static byte[] hex(Object value) {
+        return HEX.parseHex((String) value);
+    }
+}
