@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -89,13 +90,22 @@ public final class Suite {
         }
     }
 
+    private final Arguments arguments;
     private final RunRecord.Settings settings;
-    private final Pattern only;
+    private final OpenSslSpeed openssl;
+    private final Instant started = Instant.now();
     private final PrintStream log = System.out;
+    private final Map<String, List<RunResult>> results = new LinkedHashMap<>();
+    private final List<RunRecord.Sample> samples = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+    private Map<String, RunRecord.Implementation> implementations;
+    private String opensslVersion;
+    private String opensslUnavailable;
 
-    private Suite(RunRecord.Settings settings, Pattern only) {
-        this.settings = settings;
-        this.only = only;
+    private Suite(Arguments arguments) {
+        this.arguments = arguments;
+        this.settings = arguments.settings();
+        this.openssl = new OpenSslSpeed(arguments.openssl);
     }
 
     public static void main(String[] args) throws Exception {
@@ -104,70 +114,77 @@ public final class Suite {
             System.out.println(Arguments.USAGE);
             return;
         }
-        Instant started = Instant.now();
-        Suite suite = new Suite(a.settings(), a.only);
-        Files.createDirectories(a.out);
+        new Suite(a).runAll();
+    }
 
-        Map<String, RunRecord.Implementation> implementations = suite.probe(a.implementations);
-        List<List<Point>> rounds = new ArrayList<>();
-        for (int round = 0; round < a.settings().rounds(); round++) {
-            rounds.add(suite.points(implementations, round));
-        }
-        OpenSslSpeed openssl = new OpenSslSpeed(a.openssl);
-        String opensslVersion = null;
-        String opensslUnavailable = null;
+    private void runAll() throws IOException, InterruptedException {
+        Files.createDirectories(arguments.out);
+        implementations = probe(arguments.implementations);
         try {
             opensslVersion = openssl.version();
         } catch (IOException e) {
             opensslUnavailable = e.getMessage();
+            log.println("no native ceiling: " + opensslUnavailable);
+        }
+        List<List<Point>> rounds = new ArrayList<>();
+        for (int round = 0; round < settings.rounds(); round++) {
+            rounds.add(points(round));
+        }
+        if (rounds.get(0).isEmpty()) {
+            throw new IllegalArgumentException("no benchmark matches --only " + arguments.only);
         }
         int forks = rounds.stream().mapToInt(List::size).sum();
-        int ceilingSizes = (int) rounds.get(0).stream()
-                .filter(p -> p.type() == DigestBenchmark.class).map(Point::size).distinct().count();
-        int opensslRuns = opensslUnavailable == null ? ceilingSizes * a.settings().rounds() * a.settings().opensslSamples() : 0;
-        suite.log.printf("%s run: %d rounds, %d JMH forks, %d openssl speed runs; expected about %s%n", a.mode,
-                a.settings().rounds(), forks, opensslRuns,
-                minutes(a.settings().expectedSeconds(forks, opensslRuns)));
+        long ceilingSizes = rounds.get(0).stream().filter(Suite::hasCeiling).map(Point::size).distinct().count();
+        int opensslRuns = opensslUnavailable == null ? (int) ceilingSizes * settings.rounds() * settings.opensslSamples() : 0;
+        log.printf("%s run: %d rounds, %d JMH forks, %d openssl speed runs; expected about %s%n", arguments.mode,
+                settings.rounds(), forks, opensslRuns, minutes(settings.expectedSeconds(forks, opensslRuns)));
 
-        List<RunRecord.Sample> samples = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
-        Map<String, List<RunResult>> results = new LinkedHashMap<>();
         for (int round = 0; round < rounds.size(); round++) {
-            String previousCeiling = null;
+            String ceilingDone = null;
             for (Point p : rounds.get(round)) {
-                if (opensslUnavailable == null && p.type() == DigestBenchmark.class && !p.size().equals(previousCeiling)) {
-                    previousCeiling = p.size();
-                    samples.addAll(suite.ceiling(openssl, round, Integer.parseInt(p.size()), failures));
+                if (opensslUnavailable == null && hasCeiling(p) && !p.size().equals(ceilingDone)) {
+                    ceilingDone = p.size();
+                    ceiling(round, Integer.parseInt(p.size()));
                 }
                 String label = "[" + (round + 1) + "/" + rounds.size() + "] " + p;
                 try {
-                    RunResult r = suite.run(p);
+                    RunResult r = run(p);
                     results.computeIfAbsent(key(r.getParams()), k -> new ArrayList<>()).add(r);
-                    suite.log.println(label + ": " + summary(r));
+                    log.println(label + ": " + summary(r));
                 } catch (RunnerException e) {
                     String why = label + ": failed: " + rootCause(e);
                     failures.add(why);
-                    suite.log.println(why);
+                    log.println(why);
                 }
             }
+            // After every round, so that an interrupted run still leaves its finished rounds.
+            write();
         }
+        log.printf("finished in %s; results in %s%n", minutes(Duration.between(started, Instant.now()).toSeconds()),
+                arguments.out);
+        Report.main(new String[] {arguments.out.toString()});
+    }
 
+    /** The digest benchmark's sizes are the ones {@code openssl speed} measures, just before their forks. */
+    private static boolean hasCeiling(Point p) {
+        return p.type() == DigestBenchmark.class;
+    }
+
+    private void write() throws IOException {
         List<RunResult> merged = results.values().stream().map(Suite::merge).toList();
-        try (PrintStream json = new PrintStream(Files.newOutputStream(a.out.resolve(Report.JMH_JSON)), false,
+        try (PrintStream json = new PrintStream(Files.newOutputStream(arguments.out.resolve(Report.JMH_JSON)), false,
                 StandardCharsets.UTF_8)) {
             ResultFormatFactory.getInstance(ResultFormatType.JSON, json).writeOut(merged);
         }
-        long seconds = Duration.between(started, Instant.now()).toSeconds();
         RunRecord.Ceiling ceiling = new RunRecord.Ceiling(opensslVersion,
-                String.join(" ", openssl.command(0, a.settings().opensslSeconds())).replace("-bytes 0", "-bytes N"),
+                String.join(" ", openssl.command(0, settings.opensslSeconds())).replace("-bytes 0", "-bytes N"),
                 opensslUnavailable, samples);
-        new RunRecord(a.mode, a.note, started.toString(), seconds, a.commandLine(), a.settings(),
+        new RunRecord(arguments.mode, arguments.note, started.toString(),
+                Duration.between(started, Instant.now()).toSeconds(), arguments.commandLine(), settings,
                 System.getProperty("java.vm.name") + " " + Runtime.version() + " (" + System.getProperty("java.home") + ")",
                 cpuModel(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                implementations, ceiling, failures).write(a.out);
-        suite.log.printf("finished in %s; results in %s%n", minutes(seconds), a.out);
-        Report.main(new String[] {a.out.toString()});
+                implementations, ceiling, failures).write(arguments.out);
     }
 
     /** Probes each implementation in a JVM of its own, as the forks will see it. */
@@ -201,7 +218,7 @@ public final class Suite {
     }
 
     /** Round {@code round}'s forks in order: per benchmark and size, every implementation that offers the service. */
-    private List<Point> points(Map<String, RunRecord.Implementation> implementations, int round) {
+    private List<Point> points(int round) {
         List<Point> points = new ArrayList<>();
         for (Map.Entry<Class<?>, String> entry : PLAN.entrySet()) {
             Class<?> type = entry.getKey();
@@ -218,7 +235,7 @@ public final class Suite {
                 Collections.rotate(turns, -(round % turns.size()));
             }
             for (String method : benchmarkMethods(type)) {
-                if (!only.matcher(type.getName() + "." + method).find()) {
+                if (!arguments.only.matcher(type.getName() + "." + method).find()) {
                     continue;
                 }
                 for (String size : sizes(type)) {
@@ -245,19 +262,19 @@ public final class Suite {
         }
     }
 
-    private List<RunRecord.Sample> ceiling(OpenSslSpeed openssl, int round, int size, List<String> failures)
-            throws InterruptedException {
-        List<RunRecord.Sample> samples = new ArrayList<>();
+    private void ceiling(int round, int size) throws InterruptedException {
+        List<String> rates = new ArrayList<>();
         for (int i = 0; i < settings.opensslSamples(); i++) {
             try {
-                samples.add(new RunRecord.Sample(round + 1, size, openssl.bytesPerSecond(size, settings.opensslSeconds())));
+                double rate = openssl.bytesPerSecond(size, settings.opensslSeconds());
+                samples.add(new RunRecord.Sample(round + 1, size, rate));
+                rates.add(String.format(Locale.ROOT, "%.1f", rate / 1e6));
             } catch (IOException e) {
                 failures.add("openssl speed at " + size + " B: " + e.getMessage());
+                rates.add("failed: " + e.getMessage());
             }
         }
-        log.printf("[%d] openssl speed %d B: %s MB/s%n", round + 1, size,
-                samples.stream().map(s -> String.format("%.1f", s.bytesPerSecond() / 1e6)).toList());
-        return samples;
+        log.printf("[%d] openssl speed %d B: %s MB/s%n", round + 1, size, rates);
     }
 
     private RunResult run(Point p) throws RunnerException {
@@ -313,7 +330,7 @@ public final class Suite {
         Result<?> score = r.getPrimaryResult();
         Result<?> alloc = r.getSecondaryResults().get(Report.ALLOC);
         return String.format("%.1f ± %.1f %s%s", score.getScore(), score.getScoreError(), score.getScoreUnit(),
-                alloc == null ? "" : String.format(", %.0f B/op", alloc.getScore()));
+                alloc == null ? "" : String.format(", %.0f B/op with the harness's", alloc.getScore()));
     }
 
     /** The innermost cause; JMH puts a failed fork's exceptions in its BenchmarkException's suppressed list. */
