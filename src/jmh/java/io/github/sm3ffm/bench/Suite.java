@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.Param;
@@ -50,8 +49,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * (JMH's 99.9% interval) spans all of them.
  */
 public final class Suite {
-    /** JVM start, JMH's handshake and the benchmark's setup: 1.1 to 1.5 s on a busy 2-core machine. */
-    static final double FORK_OVERHEAD_SECONDS = 1.5;
+    /** JVM start, JMH's handshake and the benchmark's setup: 0.7 s a fork in a run on a busy 2-core machine. */
+    static final double FORK_OVERHEAD_SECONDS = 0.8;
     static final List<String> FORK_JVM_ARGS = forkJvmArgs();
 
     /** The benchmarks in the order they run, each with the service it needs (none: no implementation). */
@@ -357,7 +356,7 @@ public final class Suite {
 
     /** The command line; see {@link #USAGE}. */
     static final class Arguments {
-        static final RunRecord.Settings DEFAULTS = new RunRecord.Settings(3, 3, 300, 5, 300, 2, 1);
+        static final RunRecord.Settings DEFAULTS = new RunRecord.Settings(3, 3, 300, 6, 300, 3, 1);
         static final RunRecord.Settings SMOKE = new RunRecord.Settings(1, 1, 100, 2, 100, 1, 1);
 
         static final String USAGE = """
@@ -444,9 +443,18 @@ public final class Suite {
                     opensslSeconds);
         }
 
+        /** The command as given, less the note, which the report shows on its own. */
         String commandLine() {
-            return String.join(" ", Stream.concat(Stream.of("bench/run"),
-                    given.stream().map(s -> s.matches("[\\w./,=:-]+") ? s : "'" + s.replace("'", "'\\''") + "'")).toList());
+            List<String> words = new ArrayList<>(List.of("bench/run"));
+            for (int i = 0; i < given.size(); i++) {
+                if (given.get(i).equals("--note")) {
+                    i++;
+                    continue;
+                }
+                String s = given.get(i);
+                words.add(s.matches("[\\w./,=:-]+") ? s : "'" + s.replace("'", "'\\''") + "'");
+            }
+            return String.join(" ", words);
         }
 
         private static String value(String[] args, int i, String option) {
