@@ -36,7 +36,7 @@ class KeyedServicesLifetimeTest {
     @Test
     void abandonedMacsAndClonesGiveTheirNativeMemoryBack() throws Exception {
         // 800,000 contexts of well over 1 KiB each: a leak would grow the process by more than 1 GiB.
-        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-Xmx16m"), KeyedServicesProbe.class, "leak", "400000");
+        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-Xmx64m"), KeyedServicesProbe.class, "leak", "400000");
         String out = r.output();
         assertEquals(0, r.exitCode(), out);
         String line = out.lines().filter(l -> l.startsWith("rssGrowthKiB=")).findFirst().orElseThrow();

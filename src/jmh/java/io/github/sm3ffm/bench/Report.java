@@ -1,0 +1,537 @@
+package io.github.sm3ffm.bench;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.Function;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.XYStyler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Turns a run's JMH JSON and {@link RunRecord} into the Markdown table ({@value #TABLE}), the chart
+ * ({@value #CHART}) and the verdict on each of the project's performance targets, which it also prints.
+ * {@code Report DIR} redraws them from the files in DIR without measuring again.
+ *
+ * <p>Ratios are speed ratios, sm3-ffm's speed over the other's (time per operation of the other over
+ * sm3-ffm's), so above 1 means sm3-ffm is faster. Errors are 99.9% confidence half-widths: JMH's over
+ * every measured iteration of every fork, Student's t over the {@code openssl speed} samples, combined in
+ * quadrature (relative) for ratios.
+ */
+public final class Report {
+    static final String JMH_JSON = "benchmarks.json";
+    static final String TABLE = "benchmarks.md";
+    static final String CHART = "benchmarks.png";
+    static final String ALLOC = "gc.alloc.rate.norm";
+    static final String OURS = Providers.SM3FFM;
+    static final String CEILING = "openssl speed";
+    /** What {@code digest()} may allocate: its result, a {@code byte[32]} of 16 header bytes + 32. */
+    static final double DIGEST_RESULT_BYTES = 48;
+
+    private static final Map<String, String> LABELS = Map.of(
+            Providers.SM3FFM, "sm3-ffm",
+            Providers.BC, "BouncyCastle",
+            Providers.KONA, "Kona, pure Java",
+            Providers.KONA_NATIVE, "Kona, OpenSSL over JNI",
+            CEILING, "openssl speed (native ceiling)");
+    private static final String README_BEGIN = "<!-- benchmarks:begin (written by bench/run) -->";
+    private static final String README_END = "<!-- benchmarks:end -->";
+
+    /** A measured value and its error (NaN when unknown). */
+    record Measure(double value, double error) {
+        /** This one's speed over {@code slower}'s, from times per operation. */
+        Measure speedOver(Measure other) {
+            double ratio = other.value / value;
+            return new Measure(ratio, ratio * Math.hypot(error / value, other.error / other.value));
+        }
+
+        /** This time per operation as megabytes (10^6) per second for {@code bytes} per operation. */
+        Measure megabytesPerSecond(long bytes) {
+            double mbs = bytes / value * 1e3;
+            return new Measure(mbs, mbs * error / value);
+        }
+    }
+
+    /** One benchmark point: implementation at a size (or none), ns/op and allocated bytes per op. */
+    record Point(String benchmark, String implementation, String size, Measure time, OptionalDouble alloc, int forks) {
+    }
+
+    /**
+     * One row group of the table: a benchmark method, how to name its input, how many bytes it hashes, and
+     * whether {@code openssl speed} at that many bytes is shown beside it.
+     */
+    record Question(String benchmark, String title, Function<String, String> input, Function<String, Long> bytes,
+            boolean withCeiling) {
+    }
+
+    private static final List<Question> QUESTIONS = List.of(
+            new Question("DigestBenchmark.digest", "Whole message, reused MessageDigest", Report::bytesLabel, Long::valueOf, true),
+            new Question("UpdateBenchmark.updateByte1KiB", "1 KiB by update(byte)", s -> "1 KiB, update(byte)",
+                    s -> (long) UpdateBenchmark.BYTES_1K, true),
+            new Question("UpdateBenchmark.update32B4KiB", "4 KiB in 32-byte updates", s -> "4 KiB, 32 B updates",
+                    s -> (long) UpdateBenchmark.BYTES_4K, true),
+            new Question("UpdateBenchmark.directBuffer1MiB", "1 MiB direct ByteBuffer", s -> "1 MiB direct buffer",
+                    s -> (long) UpdateBenchmark.BYTES_1M, true),
+            new Question("UpdateBenchmark.heapBuffer1MiB", "1 MiB heap ByteBuffer", s -> "1 MiB heap buffer",
+                    s -> (long) UpdateBenchmark.BYTES_1M, true),
+            new Question("PerMessageBenchmark.newInstance64B", "New MessageDigest per 64 B message",
+                    s -> "getInstance + 64 B", s -> (long) PerMessageBenchmark.MESSAGE_SIZE, false),
+            new Question("PerMessageBenchmark.cloneThenFinish64B", "Transcript: update 64 B, clone, finish the clone",
+                    s -> "64 B + clone", s -> (long) PerMessageBenchmark.MESSAGE_SIZE, false),
+            new Question("HmacBenchmark.doFinal", "HmacSM3, reused Mac", Report::bytesLabel, Long::valueOf, false),
+            new Question("Pbkdf2Benchmark.derive", "PBKDF2WithHmacSM3, " + String.format(Locale.ROOT, "%,d",
+                    Pbkdf2Benchmark.ITERATIONS) + " iterations, 256-bit key", s -> "one key", s -> 0L, false));
+
+    static final String BASELINE = "BaselineBenchmark.spin";
+    /** The smallest object is 16 bytes: less than that per operation, net, means no allocation per operation. */
+    static final double SMALLEST_OBJECT = 16;
+
+    private final RunRecord run;
+    private final List<Point> points;
+    private final Map<Integer, Measure> ceiling;
+    private final Optional<Point> baseline;
+
+    Report(RunRecord run, List<Point> points) {
+        this.run = run;
+        this.points = points;
+        this.ceiling = ceiling(run.openssl());
+        this.baseline = points.stream().filter(p -> p.benchmark().equals(BASELINE)).findFirst();
+    }
+
+    /**
+     * The bytes {@code p} itself allocates per operation: JMH's figure less the harness's share, which
+     * {@link BaselineBenchmark} gives per its own operation and which grows with the time per operation.
+     */
+    OptionalDouble netAllocation(Point p) {
+        if (p.alloc().isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        double harness = baseline.filter(b -> b.alloc().isPresent())
+                .map(b -> b.alloc().getAsDouble() * p.time().value() / b.time().value()).orElse(0.0);
+        return OptionalDouble.of(p.alloc().getAsDouble() - harness);
+    }
+
+    /** The harness's own allocation per measured iteration, from the baseline, when there is one. */
+    OptionalDouble harnessBytesPerIteration() {
+        return baseline.filter(b -> b.alloc().isPresent()).map(b -> OptionalDouble.of(
+                b.alloc().getAsDouble() * run.settings().iterationMillis() * 1e6 / b.time().value()))
+                .orElse(OptionalDouble.empty());
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path dir = Path.of(args.length > 0 ? args[0] : "docs");
+        Report report = read(dir);
+        Files.writeString(dir.resolve(TABLE), report.markdown());
+        report.chart(dir.resolve(CHART));
+        System.out.println();
+        System.out.println(report.targetsText());
+        System.out.println("wrote " + dir.resolve(TABLE) + " and " + dir.resolve(CHART));
+        if (report.updateReadme(dir)) {
+            System.out.println("updated the benchmark summary in README.md");
+        }
+    }
+
+    static Report read(Path dir) throws IOException {
+        List<Point> points = new ArrayList<>();
+        for (JsonElement e : JsonParser.parseString(Files.readString(dir.resolve(JMH_JSON))).getAsJsonArray()) {
+            JsonObject o = e.getAsJsonObject();
+            String name = o.get("benchmark").getAsString();
+            String benchmark = name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1);
+            JsonObject params = o.has("params") ? o.getAsJsonObject("params") : new JsonObject();
+            JsonObject primary = o.getAsJsonObject("primaryMetric");
+            JsonObject alloc = o.getAsJsonObject("secondaryMetrics").getAsJsonObject(ALLOC);
+            points.add(new Point(benchmark, params.has("provider") ? params.get("provider").getAsString() : "",
+                    params.has("size") ? params.get("size").getAsString() : null,
+                    new Measure(number(primary, "score"), number(primary, "scoreError")),
+                    alloc == null ? OptionalDouble.empty() : OptionalDouble.of(number(alloc, "score")),
+                    o.get("forks").getAsInt()));
+        }
+        return new Report(RunRecord.read(dir), points);
+    }
+
+    /** JMH writes "NaN" as a string when it has no error (a single iteration). */
+    private static double number(JsonObject o, String field) {
+        JsonElement e = o.get(field);
+        return e == null || (e.isJsonPrimitive() && e.getAsJsonPrimitive().isString()) ? Double.NaN : e.getAsDouble();
+    }
+
+    /** Mean and 99.9% interval of the {@code openssl speed} samples at each size, as ns per message. */
+    static Map<Integer, Measure> ceiling(RunRecord.Ceiling openssl) {
+        Map<Integer, List<Double>> bySize = new LinkedHashMap<>();
+        if (openssl != null && openssl.samples() != null) {
+            for (RunRecord.Sample s : openssl.samples()) {
+                bySize.computeIfAbsent(s.size(), k -> new ArrayList<>()).add(s.size() / s.bytesPerSecond() * 1e9);
+            }
+        }
+        Map<Integer, Measure> result = new LinkedHashMap<>();
+        bySize.forEach((size, ns) -> result.put(size, meanWithError(ns)));
+        return result;
+    }
+
+    static Measure meanWithError(List<Double> values) {
+        int n = values.size();
+        double mean = values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+        if (n < 2) {
+            return new Measure(mean, Double.NaN);
+        }
+        double variance = values.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum() / (n - 1);
+        double t = new TDistribution(n - 1).inverseCumulativeProbability(1 - 0.001 / 2);
+        return new Measure(mean, t * Math.sqrt(variance / n));
+    }
+
+    Optional<Point> point(String benchmark, String implementation, String size) {
+        return points.stream().filter(p -> p.benchmark().equals(benchmark) && p.implementation().equals(implementation)
+                && Objects.equals(p.size(), size)).findFirst();
+    }
+
+    private List<String> implementationsIn(String benchmark) {
+        List<String> order = new ArrayList<>(Providers.ALL);
+        points.stream().map(Point::implementation).distinct().filter(i -> !order.contains(i)).forEach(order::add);
+        return order.stream().filter(i -> points.stream().anyMatch(p -> p.benchmark().equals(benchmark)
+                && p.implementation().equals(i))).toList();
+    }
+
+    private List<String> sizesIn(String benchmark) {
+        return points.stream().filter(p -> p.benchmark().equals(benchmark)).map(Point::size).distinct()
+                .sorted((a, b) -> a == null || b == null ? 0 : Long.compare(Long.parseLong(a), Long.parseLong(b)))
+                .toList();
+    }
+
+    String markdown() {
+        StringBuilder md = new StringBuilder("# Benchmarks\n\n");
+        md.append(header()).append('\n');
+        md.append("## Implementations\n\n");
+        run.implementations().forEach((name, impl) -> md.append("- **").append(LABELS.getOrDefault(name, name))
+                .append("** (`").append(name).append("`): ").append(describe(impl)).append('\n'));
+        md.append("- **").append(LABELS.get(CEILING)).append("**: ").append(ceilingDescription()).append("\n\n");
+        md.append("## Targets\n\n").append(targetsTable()).append('\n');
+        md.append("![SM3 throughput against message size](").append(CHART).append(")\n\n");
+        md.append("## Results\n\n");
+        md.append("ns/op and MB/s (10^6 bytes per second) with 99.9% error. B/op is what the operation itself "
+                + "allocates: JMH's `").append(ALLOC).append("` less the harness's own share");
+        harnessBytesPerIteration().ifPresent(h -> md.append(String.format(Locale.ROOT,
+                " (about %,.0f bytes per iteration, from `%s`, which allocates nothing)", h, BASELINE)));
+        md.append(". The last column is sm3-ffm's speed over that row's (above 1: sm3-ffm is faster).\n");
+        for (Question q : QUESTIONS) {
+            if (points.stream().noneMatch(p -> p.benchmark().equals(q.benchmark()))) {
+                continue;
+            }
+            md.append("\n### ").append(q.title()).append(" (`").append(q.benchmark()).append("`)\n\n");
+            md.append("| Input | Implementation | ns/op | MB/s | B/op | sm3-ffm ÷ this |\n");
+            md.append("|---|---|--:|--:|--:|--:|\n");
+            for (String size : sizesIn(q.benchmark())) {
+                long bytes = q.bytes().apply(size);
+                Optional<Measure> ours = point(q.benchmark(), OURS, size).map(Point::time);
+                for (String impl : implementationsIn(q.benchmark())) {
+                    Optional<Point> p = point(q.benchmark(), impl, size);
+                    if (p.isEmpty()) {
+                        continue;
+                    }
+                    Measure t = p.get().time();
+                    md.append(row(q.input().apply(size), LABELS.getOrDefault(impl, impl), t, bytes,
+                            allocation(p.get()),
+                            ours.map(o -> impl.equals(OURS) ? "1" : ratio(o.speedOver(t))).orElse("")));
+                }
+                Measure c = q.withCeiling() ? ceiling.get((int) bytes) : null;
+                if (c != null) {
+                    md.append(row(q.input().apply(size), LABELS.get(CEILING), c, bytes, "",
+                            ours.map(o -> ratio(o.speedOver(c))).orElse("")));
+                }
+            }
+        }
+        if (!run.failures().isEmpty()) {
+            md.append("\n## Failures\n\n");
+            run.failures().forEach(f -> md.append("- ").append(f).append('\n'));
+        }
+        return md.toString();
+    }
+
+    private String allocation(Point p) {
+        OptionalDouble net = netAllocation(p);
+        return net.isPresent() ? Long.toString(Math.round(net.getAsDouble())) : "";
+    }
+
+    private static String row(String input, String impl, Measure t, long bytes, String alloc, String ratio) {
+        String mbs = bytes > 0 ? withError(t.megabytesPerSecond(bytes)) : "";
+        return "| " + input + " | " + impl + " | " + withError(t) + " | " + mbs + " | " + alloc + " | " + ratio + " |\n";
+    }
+
+    private String header() {
+        RunRecord.Settings s = run.settings();
+        String kind = switch (run.mode()) {
+            case "smoke" -> "> **Smoke run**: iterations far too short to mean anything; it only proves the suite runs.\n";
+            case "reduced" -> "> **Reduced run** (fewer or shorter iterations than the default, or a subset): indicative only.\n";
+            default -> "";
+        };
+        String note = run.note() == null || run.note().isBlank() ? "" : "> " + run.note() + "\n";
+        return kind + note + (kind.isEmpty() && note.isEmpty() ? "" : "\n")
+                + "`" + run.command() + "` on " + run.started().substring(0, 10) + ", " + Suite.minutes(run.seconds())
+                + ": " + s.rounds() + " round(s), each one JMH fork per point (" + s.warmupIterations() + " × "
+                + s.warmupMillis() + " ms warmup, " + s.iterations() + " × " + s.iterationMillis()
+                + " ms measured, average time, `-prof gc`), the implementations taking turns; " + s.opensslSamples()
+                + " × " + s.opensslSeconds() + " s of `openssl speed` per size and round, just before that size's forks.\n\n"
+                + "Machine: " + run.cpu() + ", " + run.cores() + " cores, " + run.os() + "; " + run.jdk() + ".\n";
+    }
+
+    private static String describe(RunRecord.Implementation impl) {
+        if (!impl.available()) {
+            return "not measured: " + impl.reason();
+        }
+        String libs = impl.libraries() == null || impl.libraries().isEmpty() ? "" : "; native code: `" + impl.libraries() + "`";
+        return impl.version() + " from `" + impl.source() + "`" + libs + "; offers " + impl.services();
+    }
+
+    private String ceilingDescription() {
+        RunRecord.Ceiling c = run.openssl();
+        if (c == null || c.unavailable() != null) {
+            return "not measured: " + (c == null ? "no record" : c.unavailable());
+        }
+        return c.version() + ", `" + c.command() + "` (wall-clock time, like JMH; per message one `EVP_Digest`, which creates and frees a context, on an SM3 fetched once)";
+    }
+
+    /** One performance target: what it asks, what was measured, and whether it holds. */
+    record Verdict(String target, String measured, String verdict) {
+    }
+
+    List<Verdict> targets() {
+        List<Verdict> v = new ArrayList<>();
+        String digest = "DigestBenchmark.digest";
+        for (String size : List.of("8192", "65536", "1048576")) {
+            v.add(versusCeiling(size, 0.97));
+            v.add(versus(digest, size, Providers.BC, 1.75, false));
+            v.add(versus(digest, size, Providers.KONA, 1.75, false));
+        }
+        v.add(versusCeiling("1024", 0.95));
+        v.add(versus(digest, "1024", Providers.BC, 1.5, false));
+        for (String size : List.of("16", "64")) {
+            v.add(versusCeiling(size, 0.90));
+            v.add(versus(digest, size, Providers.BC, 1.0, true));
+            v.add(versus(digest, size, Providers.KONA_NATIVE, 2.0, false));
+        }
+        for (String method : Suite.benchmarkMethods(UpdateBenchmark.class)) {
+            v.add(allocation("UpdateBenchmark." + method, 0, "0 B/op on the update path: " + method));
+        }
+        v.add(allocation(digest, DIGEST_RESULT_BYTES, "digest() allocates only its 32-byte result (≤ 48 B/op), every size"));
+        v.add(newPerMessage());
+        return v;
+    }
+
+    private Verdict versusCeiling(String size, double atLeast) {
+        String target = "≥ " + atLeast + "× openssl speed at " + bytesLabel(size);
+        Optional<Measure> ours = point("DigestBenchmark.digest", OURS, size).map(Point::time);
+        Measure c = ceiling.get(Integer.valueOf(size));
+        if (ours.isEmpty() || c == null) {
+            return new Verdict(target, "—", "not measured");
+        }
+        return judge(target, ours.get().speedOver(c), atLeast, false);
+    }
+
+    private Verdict versus(String benchmark, String size, String other, double atLeast, boolean strictly) {
+        String target = (strictly ? "> " : "≥ ") + atLeast + "× " + LABELS.get(other) + " at " + bytesLabel(size);
+        Optional<Measure> ours = point(benchmark, OURS, size).map(Point::time);
+        Optional<Measure> theirs = point(benchmark, other, size).map(Point::time);
+        if (ours.isEmpty() || theirs.isEmpty()) {
+            return new Verdict(target, "—", "not measured");
+        }
+        return judge(target, ours.get().speedOver(theirs.get()), atLeast, strictly);
+    }
+
+    /** Met or not on the estimate; "within error" when the interval reaches across the threshold. */
+    private static Verdict judge(String target, Measure ratio, double threshold, boolean strictly) {
+        boolean met = strictly ? ratio.value() > threshold : ratio.value() >= threshold;
+        boolean close = Math.abs(ratio.value() - threshold) <= ratio.error();
+        return new Verdict(target, ratio(ratio), (met ? "met" : "**not met**") + (close ? " (within error)" : ""));
+    }
+
+    /** Allocation of sm3-ffm at every size of {@code benchmark} (or its only point) against a ceiling in B/op. */
+    private Verdict allocation(String benchmark, double atMost, String target) {
+        List<Point> ours = points.stream().filter(p -> p.benchmark().equals(benchmark) && p.implementation().equals(OURS)
+                && p.alloc().isPresent()).toList();
+        if (ours.isEmpty()) {
+            return new Verdict(target, "—", "not measured");
+        }
+        Point worst = ours.stream().max(Comparator.comparingDouble(p -> netAllocation(p).getAsDouble())).orElseThrow();
+        double net = netAllocation(worst).getAsDouble();
+        String where = ours.size() > 1 ? " (largest, at " + bytesLabel(worst.size()) + ")" : "";
+        return new Verdict(target, String.format(Locale.ROOT, "%.1f B/op%s", net, where),
+                net < atMost + SMALLEST_OBJECT ? "met" : "**not met**");
+    }
+
+    private Verdict newPerMessage() {
+        String target = "new MessageDigest per 64 B message ≤ 1.3× the cost of reusing one";
+        Optional<Measure> fresh = point("PerMessageBenchmark.newInstance64B", OURS, null).map(Point::time);
+        Optional<Measure> reused = point("DigestBenchmark.digest", OURS, "64").map(Point::time);
+        if (fresh.isEmpty() || reused.isEmpty()) {
+            return new Verdict(target, "—", "not measured");
+        }
+        Measure cost = reused.get().speedOver(fresh.get());
+        boolean met = cost.value() <= 1.3;
+        return new Verdict(target, ratio(cost) + "×",
+                (met ? "met" : "**not met**") + (Math.abs(cost.value() - 1.3) <= cost.error() ? " (within error)" : ""));
+    }
+
+    String targetsTable() {
+        StringBuilder t = new StringBuilder("| Target (sm3-ffm) | Measured | Verdict |\n|---|--:|---|\n");
+        targets().forEach(v -> t.append("| ").append(v.target()).append(" | ").append(v.measured()).append(" | ")
+                .append(v.verdict()).append(" |\n"));
+        return t.toString();
+    }
+
+    String targetsText() {
+        StringBuilder t = new StringBuilder("Targets (" + run.mode() + " run):\n");
+        targets().forEach(v -> t.append(String.format(Locale.ROOT, "  %-12s %-16s %s%n",
+                v.verdict().replace("*", ""), v.measured(), v.target())));
+        return t.toString();
+    }
+
+    /** Throughput against size: one line per implementation of {@code DigestBenchmark}, and the ceiling. */
+    void chart(Path file) throws IOException {
+        String title = "SM3, whole message with a reused MessageDigest"
+                + (run.mode().equals("full") ? "" : " (" + run.mode() + " run)");
+        XYChart chart = new XYChartBuilder().width(1000).height(620).title(title)
+                .xAxisTitle("message size (bytes, log scale)").yAxisTitle("MB/s (10^6 bytes/s), 99.9% error bars").build();
+        XYStyler styler = chart.getStyler();
+        styler.setXAxisLogarithmic(true);
+        styler.setXAxisDecimalPattern("#,###");
+        styler.setYAxisMin(0.0);
+        styler.setErrorBarsColorSeriesColor(true);
+        styler.setLegendPosition(Styler.LegendPosition.InsideNW);
+        styler.setChartBackgroundColor(Color.WHITE);
+        String digest = "DigestBenchmark.digest";
+        for (String impl : implementationsIn(digest)) {
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            List<Double> err = new ArrayList<>();
+            for (String size : sizesIn(digest)) {
+                point(digest, impl, size).ifPresent(p -> {
+                    Measure mbs = p.time().megabytesPerSecond(Long.parseLong(size));
+                    x.add(Double.valueOf(size));
+                    y.add(mbs.value());
+                    err.add(Double.isNaN(mbs.error()) ? 0 : mbs.error());
+                });
+            }
+            addSeries(chart, LABELS.getOrDefault(impl, impl), x, y, err, impl.equals(OURS) ? 3f : 1.8f);
+        }
+        List<Double> x = new ArrayList<>();
+        List<Double> y = new ArrayList<>();
+        List<Double> err = new ArrayList<>();
+        ceiling.forEach((size, ns) -> {
+            Measure mbs = ns.megabytesPerSecond(size);
+            x.add(size.doubleValue());
+            y.add(mbs.value());
+            err.add(Double.isNaN(mbs.error()) ? 0 : mbs.error());
+        });
+        if (!x.isEmpty()) {
+            XYSeries s = addSeries(chart, LABELS.get(CEILING), x, y, err, 1.8f);
+            s.setLineColor(Color.BLACK);
+            s.setMarkerColor(Color.BLACK);
+            s.setLineStyle(new BasicStroke(1.8f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {6f, 4f}, 0f));
+        }
+        // Error bars from a couple of openssl samples can be far taller than every line: keep the lines readable.
+        chart.getSeriesMap().values().stream().flatMapToDouble(series -> Arrays.stream(series.getYData())).max()
+                .ifPresent(top -> styler.setYAxisMax(top * 1.25));
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static XYSeries addSeries(XYChart chart, String name, List<Double> x, List<Double> y, List<Double> err, float width) {
+        XYSeries s = chart.addSeries(name, x, y, err);
+        s.setMarker(SeriesMarkers.CIRCLE);
+        s.setLineWidth(width);
+        return s;
+    }
+
+    /**
+     * Puts the targets and a link to the full table into README.md between its benchmark markers, when
+     * {@code dir} is the repository's own {@code docs} directory (the committed results).
+     */
+    boolean updateReadme(Path dir) throws IOException {
+        Path readme = Path.of("README.md").toAbsolutePath();
+        if (!Files.isRegularFile(readme) || !dir.toAbsolutePath().normalize().equals(readme.getParent().resolve("docs"))) {
+            return false;
+        }
+        String text = Files.readString(readme);
+        int begin = text.indexOf(README_BEGIN);
+        int end = text.indexOf(README_END);
+        if (begin < 0 || end < begin) {
+            return false;
+        }
+        String block = README_BEGIN + "\n" + header() + "\n" + summaryTable() + "\n"
+                + targetsTable() + "\n![SM3 throughput against message size](docs/" + CHART + ")\n\n"
+                + "Every figure, with errors and allocation: [docs/" + TABLE + "](docs/" + TABLE + ").\n";
+        Files.writeString(readme, text.substring(0, begin) + block + text.substring(end));
+        return true;
+    }
+
+    /** MB/s by size, one column per implementation and the ceiling. */
+    String summaryTable() {
+        String digest = "DigestBenchmark.digest";
+        List<String> impls = implementationsIn(digest);
+        StringBuilder t = new StringBuilder("| MB/s |");
+        impls.forEach(i -> t.append(' ').append(LABELS.getOrDefault(i, i)).append(" |"));
+        t.append(' ').append(LABELS.get(CEILING)).append(" |\n|---|");
+        t.append("--:|".repeat(impls.size() + 1)).append('\n');
+        for (String size : sizesIn(digest)) {
+            t.append("| ").append(bytesLabel(size)).append(" |");
+            for (String impl : impls) {
+                t.append(' ').append(point(digest, impl, size)
+                        .map(p -> withError(p.time().megabytesPerSecond(Long.parseLong(size)))).orElse("")).append(" |");
+            }
+            Measure c = ceiling.get(Integer.valueOf(size));
+            t.append(' ').append(c == null ? "" : withError(c.megabytesPerSecond(Long.parseLong(size)))).append(" |\n");
+        }
+        return t.toString();
+    }
+
+    static String bytesLabel(String size) {
+        long n = Long.parseLong(size);
+        if (n >= 1 << 20 && n % (1 << 20) == 0) {
+            return n / (1 << 20) + " MiB";
+        }
+        if (n >= 1024 && n % 1024 == 0) {
+            return n / 1024 + " KiB";
+        }
+        return n + " B";
+    }
+
+    /** "value ± error" with as many decimals as the error's size calls for. */
+    static String withError(Measure m) {
+        if (Double.isNaN(m.error())) {
+            return String.format(Locale.ROOT, "%,." + decimals(m.value()) + "f", m.value());
+        }
+        int d = Math.max(decimals(m.error()), 0);
+        return String.format(Locale.ROOT, "%,." + d + "f ± %,." + d + "f", m.value(), m.error());
+    }
+
+    static String ratio(Measure m) {
+        return Double.isNaN(m.error()) ? String.format(Locale.ROOT, "%.2f", m.value())
+                : String.format(Locale.ROOT, "%.2f ± %.2f", m.value(), m.error());
+    }
+
+    /** Decimals that keep two significant digits of {@code x}, none above 100, at most 2. */
+    private static int decimals(double x) {
+        if (!(x > 0) || x >= 100) {
+            return 0;
+        }
+        return Math.min(2, (int) Math.ceil(-Math.log10(x)) + 1);
+    }
+}

@@ -1,0 +1,61 @@
+package io.github.sm3ffm.bench;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a run of the suite records beside JMH's own JSON ({@value #FILE}): how it ran, which implementations
+ * worked here and why not, and the native ceiling's samples.
+ */
+record RunRecord(String mode, String note, String started, long seconds, String command, Settings settings,
+        String jdk, String cpu, int cores, String os, Map<String, Implementation> implementations,
+        Ceiling openssl, List<String> failures) {
+
+    static final String FILE = "benchmarks-run.json";
+
+    record Settings(int rounds, int warmupIterations, int warmupMillis, int iterations, int iterationMillis,
+            int opensslSamples, int opensslSeconds) {
+
+        /** Seconds the run should take, given the number of JMH forks and {@code openssl speed} calls. */
+        long expectedSeconds(int forks, int opensslRuns) {
+            double perFork = Suite.FORK_OVERHEAD_SECONDS
+                    + (warmupIterations * warmupMillis + iterations * iterationMillis) / 1000.0;
+            return Math.round(forks * perFork + opensslRuns * (opensslSeconds + 0.05));
+        }
+    }
+
+    /** The probe's answer for one implementation (see {@link Providers#main}). */
+    record Implementation(String status, String reason, String version, String info, String services,
+            String source, String libraries) {
+
+        boolean available() {
+            return "available".equals(status);
+        }
+
+        boolean offers(String service) {
+            return available() && services != null && List.of(services.split(",")).contains(service);
+        }
+    }
+
+    /** {@code openssl speed} at each size, or why it could not run ({@code unavailable}). */
+    record Ceiling(String version, String command, String unavailable, List<Sample> samples) {
+    }
+
+    record Sample(int round, int size, double bytesPerSecond) {
+    }
+
+    private static final Gson GSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create();
+
+    void write(Path dir) throws IOException {
+        Files.writeString(dir.resolve(FILE), GSON.toJson(this) + "\n");
+    }
+
+    static RunRecord read(Path dir) throws IOException {
+        return GSON.fromJson(Files.readString(dir.resolve(FILE)), RunRecord.class);
+    }
+}

@@ -1,0 +1,98 @@
+package io.github.sm3ffm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.junit.jupiter.api.Test;
+
+/** Each benchmark computes the digest it claims to measure, so a fast wrong body cannot pass for a result. */
+class BenchmarkBodiesTest {
+    private static final List<String> IN_PROCESS = List.of(Providers.SM3FFM, Providers.BC, Providers.KONA);
+
+    private static byte[] sm3(byte[] message) throws NoSuchAlgorithmException {
+        return MessageDigest.getInstance("SM3", new BouncyCastleProvider()).digest(message);
+    }
+
+    @Test
+    void digestHashesTheWholeMessageEveryTime() throws Exception {
+        for (String provider : IN_PROCESS) {
+            for (String size : Suite.sizes(DigestBenchmark.class)) {
+                DigestBenchmark b = new DigestBenchmark();
+                b.provider = provider;
+                b.size = Integer.parseInt(size);
+                b.setUp();
+                byte[] expected = sm3(Providers.message(b.size));
+                assertArrayEquals(expected, b.digest(), provider + " " + size);
+                assertArrayEquals(expected, b.digest(), provider + " " + size + ", reused");
+            }
+        }
+    }
+
+    @Test
+    void updatePatternsHashTheirWholeMessage() throws Exception {
+        for (String provider : IN_PROCESS) {
+            UpdateBenchmark b = new UpdateBenchmark();
+            b.provider = provider;
+            b.setUp();
+            byte[] oneMiB = sm3(Providers.message(UpdateBenchmark.BYTES_1M));
+            for (int i = 0; i < 2; i++) {
+                assertArrayEquals(sm3(Providers.message(UpdateBenchmark.BYTES_1K)), b.updateByte1KiB(), provider);
+                assertArrayEquals(sm3(Providers.message(UpdateBenchmark.BYTES_4K)), b.update32B4KiB(), provider);
+                assertArrayEquals(oneMiB, b.directBuffer1MiB(), provider);
+                assertArrayEquals(oneMiB, b.heapBuffer1MiB(), provider);
+            }
+        }
+    }
+
+    @Test
+    void perMessagePatternsHashWhatTheyClaim() throws Exception {
+        byte[] message = Providers.message(PerMessageBenchmark.MESSAGE_SIZE);
+        for (String provider : IN_PROCESS) {
+            PerMessageBenchmark b = new PerMessageBenchmark();
+            b.provider = provider;
+            b.setUp();
+            assertArrayEquals(sm3(message), b.newInstance64B(), provider);
+            assertArrayEquals(sm3(message), b.cloneThenFinish64B(), provider + ", transcript of one message");
+            byte[] two = new byte[2 * message.length];
+            System.arraycopy(message, 0, two, 0, message.length);
+            System.arraycopy(message, 0, two, message.length, message.length);
+            assertArrayEquals(sm3(two), b.cloneThenFinish64B(), provider + ", transcript of two messages");
+        }
+    }
+
+    @Test
+    void hmacAndPbkdf2RunWhereOffered() throws Exception {
+        HmacBenchmark hmac = new HmacBenchmark();
+        hmac.provider = Providers.BC;
+        hmac.size = 64;
+        hmac.setUp();
+        assertEquals(32, hmac.doFinal().length);
+        Pbkdf2Benchmark pbkdf2 = new Pbkdf2Benchmark();
+        pbkdf2.provider = Providers.BC;
+        pbkdf2.setUp();
+        assertEquals(32, pbkdf2.derive().length);
+    }
+
+    @Test
+    void sameMessageForEverySizeRequest() {
+        assertArrayEquals(Providers.message(1000), Providers.message(1000));
+        assertEquals(1000, Providers.message(1000).length);
+    }
+
+    @Test
+    void konaVariantsCannotShareAJvm() {
+        Providers.create(Providers.KONA);
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> Providers.create(Providers.KONA_NATIVE));
+            assertTrue(e.getMessage().contains(Providers.KONA_NATIVE_PROPERTY), e.getMessage());
+        } finally {
+            System.clearProperty(Providers.KONA_NATIVE_PROPERTY);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.github.sm3ffm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+    @TempDir
+    Path dir;
+
+    private final List<String> entries = new ArrayList<>();
+
+    /** One entry as JMH's JSON writer lays it out (only the fields the report reads). */
+    private void jmh(String benchmark, String provider, String size, double ns, double error, double alloc) {
+        String params = provider == null ? "" : "\"params\": {\"provider\": \"" + provider + "\""
+                + (size == null ? "" : ", \"size\": \"" + size + "\"") + "},";
+        entries.add("""
+                {"benchmark": "io.github.sm3ffm.bench.%s", "mode": "avgt", "forks": 3, %s
+                 "primaryMetric": {"score": %s, "scoreError": %s, "scoreUnit": "ns/op"},
+                 "secondaryMetrics": {"gc.alloc.rate.norm": {"score": %s, "scoreError": "NaN", "scoreUnit": "B/op"}}}
+                """.formatted(benchmark, params, ns, error, alloc));
+    }
+
+    private Report write(List<RunRecord.Sample> samples) throws Exception {
+        Files.writeString(dir.resolve(Report.JMH_JSON), "[" + String.join(",", entries) + "]");
+        RunRecord.Implementation available = new RunRecord.Implementation("available", null, "1", "info",
+                Providers.DIGEST, "x.jar", "");
+        new RunRecord("reduced", "test", "2025-01-01T00:00:00Z", 60, "bench/run --rounds 1", Suite.Arguments.DEFAULTS,
+                "JDK", "CPU", 2, "Linux", Map.of(Providers.SM3FFM, available, Providers.BC, available),
+                new RunRecord.Ceiling("OpenSSL 3", "openssl speed", null, samples), List.of()).write(dir);
+        return Report.read(dir);
+    }
+
+    private static RunRecord.Sample ceilingAt(int size, double nsPerMessage) {
+        return new RunRecord.Sample(1, size, size / nsPerMessage * 1e9);
+    }
+
+    private static Report.Verdict verdict(Report report, String target) {
+        return report.targets().stream().filter(v -> v.target().equals(target)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void speedRatiosAreTheirTimeOverOurs() throws Exception {
+        jmh("DigestBenchmark.digest", "SM3FFM", "8192", 100, 10, 48);
+        jmh("DigestBenchmark.digest", "BC", "8192", 250, 0, 48);
+        jmh("DigestBenchmark.digest", "SM3FFM", "1024", 100, 0, 48);
+        jmh("DigestBenchmark.digest", "BC", "1024", 140, 0, 48);
+        Report report = write(List.of(ceilingAt(8192, 103), ceilingAt(1024, 200)));
+
+        assertEquals(new Report.Verdict("≥ 1.75× BouncyCastle at 8 KiB", "2.50 ± 0.25", "met"),
+                verdict(report, "≥ 1.75× BouncyCastle at 8 KiB"));
+        assertEquals(new Report.Verdict("≥ 0.97× openssl speed at 8 KiB", "1.03", "met"),
+                verdict(report, "≥ 0.97× openssl speed at 8 KiB"), "one openssl sample: no error to give");
+        assertEquals(new Report.Verdict("≥ 1.5× BouncyCastle at 1 KiB", "1.40 ± 0.00", "**not met**"),
+                verdict(report, "≥ 1.5× BouncyCastle at 1 KiB"));
+        assertEquals("not measured", verdict(report, "≥ 1.75× Kona, pure Java at 8 KiB").verdict());
+    }
+
+    @Test
+    void closeCallsSayTheyAreWithinError() throws Exception {
+        jmh("DigestBenchmark.digest", "SM3FFM", "65536", 100, 5, 48);
+        Report report = write(List.of(ceilingAt(65536, 95), ceilingAt(65536, 97)));
+        assertEquals("**not met** (within error)", verdict(report, "≥ 0.97× openssl speed at 64 KiB").verdict());
+    }
+
+    @Test
+    void ceilingIsTheMeanOfItsSamplesWithStudentsInterval() {
+        Report.Measure m = Report.meanWithError(List.of(10.0, 12.0, 14.0));
+        assertEquals(12.0, m.value(), 1e-9);
+        // t(0.9995, 2) = 31.5991, standard error 2 / sqrt(3) * sqrt(3) / sqrt(3) = 1.1547
+        assertEquals(31.5991 * 2 / Math.sqrt(3), m.error(), 1e-3);
+        assertTrue(Double.isNaN(Report.meanWithError(List.of(5.0)).error()));
+    }
+
+    @Test
+    void allocationIsNetOfTheHarnessShare() throws Exception {
+        jmh("BaselineBenchmark.spin", null, null, 1_000_000, 0, 10);
+        jmh("DigestBenchmark.digest", "SM3FFM", "16", 100, 0, 47.5);
+        jmh("DigestBenchmark.digest", "SM3FFM", "1048576", 4_000_000, 0, 88);
+        jmh("UpdateBenchmark.directBuffer1MiB", "SM3FFM", null, 4_000_000, 0, 40);
+        jmh("UpdateBenchmark.heapBuffer1MiB", "SM3FFM", null, 4_000_000, 0, 120);
+        Report report = write(List.of());
+
+        Report.Verdict digest = verdict(report, "digest() allocates only its 32-byte result (≤ 48 B/op), every size");
+        assertEquals("met", digest.verdict());
+        assertEquals("48.0 B/op (largest, at 1 MiB)", digest.measured());
+        assertEquals(new Report.Verdict("0 B/op on the update path: directBuffer1MiB", "0.0 B/op", "met"),
+                verdict(report, "0 B/op on the update path: directBuffer1MiB"));
+        assertEquals(new Report.Verdict("0 B/op on the update path: heapBuffer1MiB", "80.0 B/op", "**not met**"),
+                verdict(report, "0 B/op on the update path: heapBuffer1MiB"));
+        assertEquals(3000.0, report.harnessBytesPerIteration().getAsDouble(), 1e-6);
+    }
+
+    @Test
+    void newObjectPerMessageIsComparedWithReuseAt64Bytes() throws Exception {
+        jmh("DigestBenchmark.digest", "SM3FFM", "64", 200, 0, 48);
+        jmh("PerMessageBenchmark.newInstance64B", "SM3FFM", null, 280, 0, 200);
+        Report report = write(List.of());
+        assertEquals(new Report.Verdict("new MessageDigest per 64 B message ≤ 1.3× the cost of reusing one", "1.40 ± 0.00×",
+                "**not met**"), verdict(report, "new MessageDigest per 64 B message ≤ 1.3× the cost of reusing one"));
+    }
+
+    @Test
+    void tableAndChartAreWritten() throws Exception {
+        jmh("DigestBenchmark.digest", "SM3FFM", "16", 100, 1, 48);
+        jmh("DigestBenchmark.digest", "BC", "16", 150, 1, 48);
+        jmh("DigestBenchmark.digest", "SM3FFM", "1048576", 4_000_000, 1000, 48);
+        jmh("DigestBenchmark.digest", "BC", "1048576", 8_000_000, 1000, 48);
+        Report report = write(List.of(ceilingAt(16, 110), ceilingAt(16, 90), ceilingAt(1048576, 3_900_000)));
+        Report.main(new String[] {dir.toString()});
+
+        String md = Files.readString(dir.resolve(Report.TABLE));
+        assertTrue(md.contains("> **Reduced run**"), md);
+        assertTrue(md.contains("| 16 B | BouncyCastle | 150.0 ± 1.0 | 106.67 ± 0.71 | 48 | 1.50 ± 0.02 |"), md);
+        assertTrue(md.contains("| 1 MiB | openssl speed (native ceiling) | 3,900,000 | 269 |  | 0.98 |"), md);
+        assertTrue(report.summaryTable().contains("| 1 MiB | 262.14 ± 0.07 | 131.07 ± 0.02 | 269 |"), report.summaryTable());
+        byte[] png = Files.readAllBytes(dir.resolve(Report.CHART));
+        assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G');
+        assertFalse(report.updateReadme(dir), "README.md is only rewritten for the repository's docs/");
+    }
+
+    @Test
+    void valuesKeepTwoSignificantDigitsOfTheirError() {
+        assertEquals("612 ± 12", Report.withError(new Report.Measure(612.34, 12.3)));
+        assertEquals("3.14 ± 0.05", Report.withError(new Report.Measure(3.14159, 0.05)));
+        assertEquals("1,048,576", Report.withError(new Report.Measure(1048576, Double.NaN)));
+        assertEquals("64 KiB", Report.bytesLabel("65536"));
+        assertEquals("1 MiB", Report.bytesLabel("1048576"));
+        assertEquals("100 B", Report.bytesLabel("100"));
+    }
+}

@@ -1,0 +1,56 @@
+package io.github.sm3ffm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SuiteArgumentsTest {
+    @Test
+    void defaultsAreTheFullRunIntoDocs() {
+        Suite.Arguments a = Suite.Arguments.parse(new String[0]);
+        assertEquals("full", a.mode);
+        assertEquals(Path.of("docs"), a.out);
+        assertEquals(Suite.Arguments.DEFAULTS, a.settings());
+        assertEquals(Providers.ALL, a.implementations);
+    }
+
+    @Test
+    void smokeIsShortAndStaysOutOfDocs() {
+        Suite.Arguments a = Suite.Arguments.parse(new String[] {"--smoke"});
+        assertEquals("smoke", a.mode);
+        assertEquals(Path.of("target/bench"), a.out);
+        assertEquals(Suite.Arguments.SMOKE, a.settings());
+    }
+
+    @Test
+    void anythingLessThanTheWholeDefaultRunIsReduced() {
+        assertEquals("reduced", Suite.Arguments.parse(new String[] {"--rounds", "1"}).mode);
+        assertEquals("reduced", Suite.Arguments.parse(new String[] {"--only", "Digest"}).mode);
+        assertEquals("reduced", Suite.Arguments.parse(new String[] {"--implementations", "SM3FFM,BC"}).mode);
+        assertEquals("full", Suite.Arguments.parse(new String[] {"--note", "quiet machine", "--out", "x"}).mode);
+    }
+
+    @Test
+    void commandLineIsRecordedQuotedWithoutTheNote() {
+        Suite.Arguments a = Suite.Arguments.parse(new String[] {"--rounds", "2", "--note", "busy", "--only", "Digest|Update"});
+        assertEquals("bench/run --rounds 2 --only 'Digest|Update'", a.commandLine(), "the note is shown on its own");
+        assertEquals(List.of("SM3FFM", "BC"), Suite.Arguments.parse(new String[] {"--implementations", "SM3FFM,BC"}).implementations);
+    }
+
+    @Test
+    void badOptionsAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> Suite.Arguments.parse(new String[] {"--rounds", "0"}));
+        assertThrows(IllegalArgumentException.class, () -> Suite.Arguments.parse(new String[] {"--rounds"}));
+        assertThrows(IllegalArgumentException.class, () -> Suite.Arguments.parse(new String[] {"--fast"}));
+    }
+
+    @Test
+    void expectedTimeCountsForksAndOpensslRuns() {
+        RunRecord.Settings s = new RunRecord.Settings(3, 2, 500, 4, 250, 2, 1);
+        // per fork: overhead + 2 x 0.5 s + 4 x 0.25 s; per openssl run: 1 s + 0.05 s
+        assertEquals(Math.round(10 * (Suite.FORK_OVERHEAD_SECONDS + 2.0) + 4 * 1.05), s.expectedSeconds(10, 4));
+    }
+}
