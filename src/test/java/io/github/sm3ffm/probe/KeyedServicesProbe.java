@@ -56,18 +56,20 @@ public final class KeyedServicesProbe {
         }
     }
 
+    // RSS keeps the high-water mark of contexts still waiting for the Cleaner (freed memory stays in
+    // malloc's arenas), so a leak shows as growth that repeats round after round, not as one step.
     private static void leak(Provider provider, int count) throws Exception {
         byte[] key = new byte[32];
         byte[] message = new byte[300];
-        // Warm up, so the JVM's own growth is mostly behind us when the baseline is taken.
-        abandon(provider, key, message, count / 10);
-        System.gc();
-        long before = residentKiB();
-        abandon(provider, key, message, count);
-        System.gc();
-        Thread.sleep(200);
-        long after = residentKiB();
-        System.out.println("rssGrowthKiB=" + (after - before));
+        long[] rss = new long[4];
+        for (int round = 0; round < rss.length; round++) {
+            abandon(provider, key, message, count);
+            System.gc();
+            Thread.sleep(200);
+            rss[round] = residentKiB();
+            System.out.println("rssAfterRound" + round + "KiB=" + rss[round]);
+        }
+        System.out.println("rssGrowthKiB=" + (rss[rss.length - 1] - rss[1]));
     }
 
     private static void abandon(Provider provider, byte[] key, byte[] message, int count) throws Exception {
