@@ -35,15 +35,16 @@ class KeyedServicesLifetimeTest {
 
     @Test
     void abandonedMacsAndClonesGiveTheirNativeMemoryBack() throws Exception {
-        // Four rounds of 200,000 Macs and 200,000 clones, over 1 KiB of native memory each: a leak would
-        // add over 400 MiB per round; without one, rounds 2 to 4 reuse what round 1 left in malloc's arenas.
-        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-Xmx64m"), KeyedServicesProbe.class, "leak", "200000");
+        // Four rounds of 150,000 Macs and 150,000 clones. The resident set is only reported: it keeps the
+        // high-water mark of the Cleaner's backlog, which on a loaded machine swings by hundreds of MiB.
+        // The count of contexts not yet freed is exact: a leak would leave 1,200,000.
+        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-Xmx256m"), KeyedServicesProbe.class, "leak", "150000");
         String out = r.output();
         assertEquals(0, r.exitCode(), out);
-        String line = out.lines().filter(l -> l.startsWith("rssGrowthKiB=")).findFirst().orElseThrow();
-        long growth = Long.parseLong(line.substring("rssGrowthKiB=".length()));
-        System.out.printf("Leak check: 4 x 200,000 keyed Macs and clones abandoned; RSS grew %d MiB over the last"
-                + " two rounds%n", growth >> 10);
-        assertTrue(growth < 200 * 1024, out);
+        long live = MisuseAndLifetimeTest.value(out, "liveContextsAfterCleanup=");
+        System.out.printf("Leak check: 4 x 150,000 keyed Macs and clones abandoned; RSS grew %d MiB over the last"
+                + " two rounds; %d contexts left after cleanup%n",
+                MisuseAndLifetimeTest.value(out, "rssGrowthKiB=") >> 10, live);
+        assertTrue(live < 100, out);
     }
 }

@@ -22,6 +22,7 @@ class MisuseAndLifetimeTest {
         System.out.printf("Leak check: 3,000,000 digests (1,500,000 clones); RSS %d MiB after warm-up, %d MiB at end%n",
                 warm >> 10, end >> 10);
         assertTrue(end - warm < 96 * 1024, "resident memory grew from " + warm + " KiB to " + end + " KiB");
+        assertTrue(value(out, "liveContextsAfterCleanup=") < 100, out);
     }
 
     @Test
@@ -34,7 +35,7 @@ class MisuseAndLifetimeTest {
         System.out.println("Race check: " + out.lines().filter(l -> l.startsWith("ops=")).findFirst().orElse(""));
     }
 
-    private static long value(String out, String key) {
+    static long value(String out, String key) {
         return out.lines().filter(l -> l.startsWith(key)).map(l -> Long.parseLong(l.substring(key.length())))
                 .findFirst().orElseThrow(() -> new AssertionError("no " + key + " in\n" + out));
     }

@@ -104,7 +104,7 @@ public final class HmacSM3 extends MacSpi implements Cloneable {
     protected byte[] engineDoFinal() {
         byte[] out = new byte[MAC_LENGTH];
         try {
-            nat.doFinal(MemorySegment.ofArray(out));
+            nat.doFinal(out);
         } finally {
             Reference.reachabilityFence(this);
         }

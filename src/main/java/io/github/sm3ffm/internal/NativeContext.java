@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.security.ProviderException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A native OpenSSL context that consumes a stream of input (a digest or a MAC), with the input paths the
@@ -30,12 +31,14 @@ import java.security.ProviderException;
  * engine that owns it, so registering it does not keep that engine alive; the engine keeps itself
  * reachable across calls with {@link java.lang.ref.Reference#reachabilityFence}.
  */
-abstract class NativeContext implements Runnable {
+public abstract class NativeContext implements Runnable {
     static final int STAGING_SIZE = 512;
-    static final int DIRECT_THRESHOLD = 128;
+    static final int DIRECT_THRESHOLD = 512;
     static final int CRITICAL_CHUNK = 64 * 1024;
 
     private static final Cleaner CLEANER = Cleaner.create();
+    // Staging buffers are one per context: their count is the number of native contexts not yet freed.
+    private static final AtomicLong LIVE = new AtomicLong();
 
     final MemorySegment staging;
     private int staged;
@@ -50,12 +53,19 @@ abstract class NativeContext implements Runnable {
         if (buffer.equals(MemorySegment.NULL)) {
             throw OpenSSLErrors.failure("CRYPTO_malloc");
         }
+        LIVE.incrementAndGet();
         return buffer.reinterpret(STAGING_SIZE);
     }
 
     /** Clears (it held message or key bytes) and frees a staging buffer. */
     static void freeStaging(MemorySegment buffer) {
         CRYPTO_clear_free(buffer, buffer.byteSize(), MemorySegment.NULL, 0);
+        LIVE.decrementAndGet();
+    }
+
+    /** Native contexts (digests, MACs, their clones) allocated and not yet freed, in this JVM. */
+    public static long live() {
+        return LIVE.get();
     }
 
     /** Frees this context when {@code owner} becomes unreachable. */
@@ -63,8 +73,14 @@ abstract class NativeContext implements Runnable {
         CLEANER.register(owner, this);
     }
 
-    /** Feeds {@code len} bytes of {@code data} from {@code offset} to OpenSSL in one short critical call. */
-    abstract void updateCritical(MemorySegment data, long offset, long len);
+    /** Feeds the first {@code len} bytes of {@code data} (heap or native) in one short critical call. */
+    abstract void updateCritical(MemorySegment data, long len);
+
+    /**
+     * Feeds {@code len} bytes of a Java array in one short critical call. Implementations wrap the array
+     * in a segment right beside the downcall, so escape analysis removes the wrapper.
+     */
+    abstract void updateCritical(byte[] data, int offset, int len);
 
     /** Feeds a native segment of any length in one ordinary downcall (GC may run meanwhile). */
     abstract void updateLong(MemorySegment data);
@@ -90,10 +106,10 @@ abstract class NativeContext implements Runnable {
                 MemorySegment.copy(input, offset, staging, JAVA_BYTE, s, len);
                 staged = s + len;
             } else {
-                stageLocked(MemorySegment.ofArray(input), offset, len);
+                stageLocked(input, offset, len);
             }
         } else {
-            inPlaceLocked(MemorySegment.ofArray(input), offset, len);
+            inPlaceLocked(input, offset, len);
         }
     }
 
@@ -115,13 +131,13 @@ abstract class NativeContext implements Runnable {
         input.position(limit);
     }
 
-    /** Consumes a whole segment, native (e.g. a mapped file) or heap. */
+    /** Consumes a whole segment, native (e.g. a mapped file or a direct buffer) or heap. */
     final void update(MemorySegment input) {
         long len = input.byteSize();
         if (len < DIRECT_THRESHOLD) {
             stageLocked(input, 0, len);
         } else {
-            inPlaceLocked(input, 0, len);
+            inPlaceLocked(input);
         }
     }
 
@@ -130,7 +146,7 @@ abstract class NativeContext implements Runnable {
         int s = staged;
         if (s > 0) {
             staged = 0;
-            updateCritical(staging, 0, s);
+            updateCritical(staging, s);
         }
     }
 
@@ -142,31 +158,43 @@ abstract class NativeContext implements Runnable {
 
     /** Copies the staged bytes into a fresh context made by {@code copy()}; called with the monitor held. */
     final void copyStagedTo(NativeContext copy) {
-        MemorySegment.copy(staging, 0, copy.staging, 0, staged);
-        copy.staged = staged;
+        int s = staged;
+        MemorySegment.copy(staging, 0, copy.staging, 0, s);
+        copy.staged = s;
     }
 
     private synchronized void updateByteLocked(byte input) {
         try {
-            if (staged == STAGING_SIZE) {
+            int s = staged;
+            if (s == STAGING_SIZE) {
                 flushLocked();
+                s = 0;
             }
-            staging.set(JAVA_BYTE, staged++, input);
+            staging.set(JAVA_BYTE, s, input);
+            staged = s + 1;
         } catch (ProviderException e) {
             recover();
             throw e;
         }
     }
 
-    private synchronized void stageLocked(MemorySegment src, long offset, long len) {
+    // src is a byte[] or a MemorySegment: arrays are copied without wrapping them in a segment.
+    private synchronized void stageLocked(Object src, long offset, long len) {
         try {
             while (len > 0) {
-                if (staged == STAGING_SIZE) {
+                // One read of staged per step: the unlocked paths may change it under misuse.
+                int s = staged;
+                if (s == STAGING_SIZE) {
                     flushLocked();
+                    s = 0;
                 }
-                int k = (int) Math.min(len, STAGING_SIZE - staged);
-                MemorySegment.copy(src, offset, staging, staged, k);
-                staged += k;
+                int k = (int) Math.min(len, STAGING_SIZE - s);
+                if (src instanceof byte[] array) {
+                    MemorySegment.copy(array, (int) offset, staging, JAVA_BYTE, s, k);
+                } else {
+                    MemorySegment.copy((MemorySegment) src, offset, staging, s, k);
+                }
+                staged = s + k;
                 offset += k;
                 len -= k;
             }
@@ -176,15 +204,33 @@ abstract class NativeContext implements Runnable {
         }
     }
 
-    private synchronized void inPlaceLocked(MemorySegment src, long offset, long len) {
+    private synchronized void inPlaceLocked(byte[] src, int offset, int len) {
         try {
             flushLocked();
-            if (src.isNative() && len > CRITICAL_CHUNK) {
-                updateLong(src.asSlice(offset, len));
+            for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
+                updateCritical(src, offset, Math.min(CRITICAL_CHUNK, end - offset));
+            }
+        } catch (ProviderException e) {
+            recover();
+            throw e;
+        }
+    }
+
+    private synchronized void inPlaceLocked(MemorySegment src) {
+        try {
+            flushLocked();
+            long len = src.byteSize();
+            if (src.isNative()) {
+                if (len > CRITICAL_CHUNK) {
+                    updateLong(src);
+                } else {
+                    updateCritical(src, len);
+                }
                 return;
             }
-            for (long end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
-                updateCritical(src, offset, Math.min(CRITICAL_CHUNK, end - offset));
+            for (long offset = 0; offset < len; offset += CRITICAL_CHUNK) {
+                long n = Math.min(CRITICAL_CHUNK, len - offset);
+                updateCritical(src.asSlice(offset, n), n);
             }
         } catch (ProviderException e) {
             recover();
@@ -198,6 +244,13 @@ abstract class NativeContext implements Runnable {
             resetLocked();
         } catch (ProviderException suppressed) {
             // The original failure is the one worth reporting.
+        }
+    }
+
+    /** OpenSSL's EVP functions return 1 on success. */
+    static void check(int rc, String call) {
+        if (rc != 1) {
+            throw OpenSSLErrors.failure(call);
         }
     }
 

@@ -56,10 +56,13 @@ final class NativeHmac extends NativeContext {
 
     private final MemorySegment mac;
     private final MemorySegment ctx;
+    // Where EVP_MAC_final reports the length it wrote: just past the MAC, in the staging buffer.
+    private final MemorySegment writtenLength;
     private boolean keyed;
 
     private NativeHmac(MemorySegment mac, MemorySegment ctx, MemorySegment staging, boolean keyed) {
         super(staging);
+        this.writtenLength = staging.asSlice(MAC_LENGTH, JAVA_LONG.byteSize());
         this.mac = mac;
         this.ctx = ctx;
         this.keyed = keyed;
@@ -142,31 +145,29 @@ final class NativeHmac extends NativeContext {
         } catch (Throwable t) {
             throw rethrow(t);
         }
-        if (rc != 1) {
-            throw OpenSSLErrors.failure("EVP_MAC_init");
-        }
+        check(rc, "EVP_MAC_init");
     }
 
     /** Writes the MAC (32 bytes) to {@code out}, heap or native, and starts a new message, same key. */
-    synchronized void doFinal(MemorySegment out) {
+    synchronized void doFinal(byte[] out) {
         try {
             flushLocked();
             requireKey();
-            // The staging buffer is empty now: it receives the length OpenSSL wrote.
-            MemorySegment written = staging.asSlice(0, JAVA_LONG.byteSize());
+            // The staging buffer is empty now: it receives the MAC, then (past it) the length OpenSSL
+            // wrote. A heap segment for out would be an allocation that escape analysis does not
+            // reliably remove behind this many frames.
             int rc;
             try {
-                rc = (int) FINAL_CRITICAL.invokeExact(ctx, out, written, (long) MAC_LENGTH);
+                rc = (int) FINAL_CRITICAL.invokeExact(ctx, staging, writtenLength, (long) MAC_LENGTH);
             } catch (Throwable t) {
                 throw rethrow(t);
             }
-            if (rc != 1) {
-                throw OpenSSLErrors.failure("EVP_MAC_final");
-            }
-            long n = written.get(JAVA_LONG, 0);
+            check(rc, "EVP_MAC_final");
+            long n = writtenLength.get(JAVA_LONG, 0);
             if (n != MAC_LENGTH) {
                 throw new ProviderException("EVP_MAC_final wrote " + n + " bytes, not " + MAC_LENGTH);
             }
+            MemorySegment.copy(staging, JAVA_BYTE, 0, out, 0, MAC_LENGTH);
         } finally {
             resetLocked();
         }
@@ -192,17 +193,28 @@ final class NativeHmac extends NativeContext {
     }
 
     @Override
-    void updateCritical(MemorySegment data, long offset, long len) {
+    void updateCritical(MemorySegment data, long len) {
         requireKey();
         int rc;
         try {
-            rc = (int) UPDATE_CRITICAL.invokeExact(ctx, data.asSlice(offset, len), len);
+            rc = (int) UPDATE_CRITICAL.invokeExact(ctx, data, len);
         } catch (Throwable t) {
             throw rethrow(t);
         }
-        if (rc != 1) {
-            throw OpenSSLErrors.failure("EVP_MAC_update");
+        check(rc, "EVP_MAC_update");
+    }
+
+    @Override
+    void updateCritical(byte[] data, int offset, int len) {
+        requireKey();
+        int rc;
+        try {
+            // Wrapped here, beside the downcall, so that escape analysis can drop the segment objects.
+            rc = (int) UPDATE_CRITICAL.invokeExact(ctx, MemorySegment.ofArray(data).asSlice(offset, len), (long) len);
+        } catch (Throwable t) {
+            throw rethrow(t);
         }
+        check(rc, "EVP_MAC_update");
     }
 
     @Override
@@ -214,9 +226,7 @@ final class NativeHmac extends NativeContext {
         } catch (Throwable t) {
             throw rethrow(t);
         }
-        if (rc != 1) {
-            throw OpenSSLErrors.failure("EVP_MAC_update");
-        }
+        check(rc, "EVP_MAC_update");
     }
 
     @Override

@@ -10,12 +10,16 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /** An {@code EVP_MD_CTX} computing SM3, with its staging buffer (see {@link NativeContext}). */
 final class NativeSm3 extends NativeContext {
+    static final int DIGEST_LENGTH = 32;
+
     private static final Linker LINKER = Linker.nativeLinker();
     // jextract cannot emit critical handles: these are linked here from the generated address and
     // descriptor. Critical calls skip the thread-state transition and may read and write Java arrays.
@@ -70,19 +74,20 @@ final class NativeSm3 extends NativeContext {
         return new NativeSm3(md, ctx, staging);
     }
 
-    /** Writes the digest (32 bytes) to {@code out}, heap or native, and starts a new message. */
-    synchronized void digest(MemorySegment out) {
+    /** Writes the digest (32 bytes) into {@code out} at {@code offset} and starts a new message. */
+    synchronized void digest(byte[] out, int offset) {
         try {
             flushLocked();
             int rc;
             try {
-                rc = (int) FINAL_CRITICAL.invokeExact(ctx, out, MemorySegment.NULL);
+                // Into the (now empty) staging buffer, then copied: a heap segment for out would be an
+                // allocation that escape analysis does not reliably remove behind this many frames.
+                rc = (int) FINAL_CRITICAL.invokeExact(ctx, staging, MemorySegment.NULL);
             } catch (Throwable t) {
                 throw rethrow(t);
             }
-            if (rc != 1) {
-                throw OpenSSLErrors.failure("EVP_DigestFinal_ex");
-            }
+            check(rc, "EVP_DigestFinal_ex");
+            MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
         } finally {
             resetLocked();
         }
@@ -100,22 +105,30 @@ final class NativeSm3 extends NativeContext {
         } catch (Throwable t) {
             throw rethrow(t);
         }
-        if (rc != 1) {
-            throw OpenSSLErrors.failure("EVP_DigestInit_ex2");
-        }
+        check(rc, "EVP_DigestInit_ex2");
     }
 
     @Override
-    void updateCritical(MemorySegment data, long offset, long len) {
+    void updateCritical(MemorySegment data, long len) {
         int rc;
         try {
-            rc = (int) UPDATE_CRITICAL.invokeExact(ctx, data.asSlice(offset, len), len);
+            rc = (int) UPDATE_CRITICAL.invokeExact(ctx, data, len);
         } catch (Throwable t) {
             throw rethrow(t);
         }
-        if (rc != 1) {
-            throw OpenSSLErrors.failure("EVP_DigestUpdate");
+        check(rc, "EVP_DigestUpdate");
+    }
+
+    @Override
+    void updateCritical(byte[] data, int offset, int len) {
+        int rc;
+        try {
+            // Wrapped here, beside the downcall, so that escape analysis can drop the segment objects.
+            rc = (int) UPDATE_CRITICAL.invokeExact(ctx, MemorySegment.ofArray(data).asSlice(offset, len), (long) len);
+        } catch (Throwable t) {
+            throw rethrow(t);
         }
+        check(rc, "EVP_DigestUpdate");
     }
 
     @Override
@@ -126,9 +139,7 @@ final class NativeSm3 extends NativeContext {
         } catch (Throwable t) {
             throw rethrow(t);
         }
-        if (rc != 1) {
-            throw OpenSSLErrors.failure("EVP_DigestUpdate");
-        }
+        check(rc, "EVP_DigestUpdate");
     }
 
     @Override

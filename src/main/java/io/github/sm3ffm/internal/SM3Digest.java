@@ -23,7 +23,7 @@ import java.util.Optional;
  * checks mirror the JDK's own digests ({@code sun.security.provider.DigestBase}) call for call.
  */
 public final class SM3Digest extends MessageDigestSpi implements Cloneable {
-    public static final int DIGEST_LENGTH = 32;
+    public static final int DIGEST_LENGTH = NativeSm3.DIGEST_LENGTH;
     public static final int BLOCK_SIZE = 64;
 
     private final NativeSm3 nat;
@@ -89,7 +89,7 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
     protected byte[] engineDigest() {
         byte[] out = new byte[DIGEST_LENGTH];
         try {
-            nat.digest(MemorySegment.ofArray(out));
+            nat.digest(out, 0);
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -105,7 +105,7 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
             throw new DigestException("Buffer too short to store digest");
         }
         try {
-            nat.digest(MemorySegment.ofArray(buf).asSlice(offset, DIGEST_LENGTH));
+            nat.digest(buf, offset);
         } finally {
             Reference.reachabilityFence(this);
         }

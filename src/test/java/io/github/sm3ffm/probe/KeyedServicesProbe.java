@@ -66,10 +66,11 @@ public final class KeyedServicesProbe {
             abandon(provider, key, message, count);
             System.gc();
             Thread.sleep(200);
-            rss[round] = residentKiB();
+            rss[round] = NativeMemory.residentKiB();
             System.out.println("rssAfterRound" + round + "KiB=" + rss[round]);
         }
         System.out.println("rssGrowthKiB=" + (rss[rss.length - 1] - rss[1]));
+        System.out.println("liveContextsAfterCleanup=" + NativeMemory.liveContextsAfterCleanup());
     }
 
     private static void abandon(Provider provider, byte[] key, byte[] message, int count) throws Exception {
@@ -83,14 +84,5 @@ public final class KeyedServicesProbe {
                 copy.doFinal();
             }
         }
-    }
-
-    private static long residentKiB() throws Exception {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("\\D", ""));
-            }
-        }
-        throw new IllegalStateException("no VmRSS in /proc/self/status");
     }
 }

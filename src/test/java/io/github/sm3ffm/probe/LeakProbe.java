@@ -35,7 +35,7 @@ public final class LeakProbe {
                 md.update(large);
             }
             if (i == total / 10) {
-                afterWarmup = residentKiB();
+                afterWarmup = NativeMemory.residentKiB();
             }
         }
         System.gc();
@@ -44,15 +44,7 @@ public final class LeakProbe {
         Thread.sleep(500);
         System.out.println("created=" + total + " sink=" + sink);
         System.out.println("rssWarmKiB=" + afterWarmup);
-        System.out.println("rssEndKiB=" + residentKiB());
-    }
-
-    static long residentKiB() throws Exception {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
-            }
-        }
-        throw new IllegalStateException("no VmRSS");
+        System.out.println("rssEndKiB=" + NativeMemory.residentKiB());
+        System.out.println("liveContextsAfterCleanup=" + NativeMemory.liveContextsAfterCleanup());
     }
 }
