@@ -66,6 +66,12 @@ final class Output {
         toStandardError(line.toByteArray());
     }
 
+    /** A command-line error, then coreutils' pointer to --help. */
+    void usageError(String message) {
+        error(message);
+        toStandardError(("Try '" + PROGRAM + " --help' for more information.\n").getBytes(names));
+    }
+
     void progress(byte[] text) {
         toStandardError(text);
     }

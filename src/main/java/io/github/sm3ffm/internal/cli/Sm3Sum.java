@@ -63,8 +63,7 @@ public final class Sm3Sum {
         try {
             options = Options.parse(args);
         } catch (Options.UsageException e) {
-            output.error(e.getMessage());
-            output.error("Try '", Output.PROGRAM, " --help' for more information.");
+            output.usageError(e.getMessage());
             return EXIT_FAILURE;
         }
         try {
