@@ -3,6 +3,7 @@ package io.github.sm3ffm.internal.cli;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 
 /**
  * The {@code --progress} line on standard error: bytes hashed, percent of the size when it is known, and
@@ -17,12 +18,21 @@ final class Progress {
 
     private final Output output;
     private final boolean asked;
-    private final boolean terminal;
+    private final BooleanSupplier stderrIsTerminal;
+    private Boolean terminal;
 
-    Progress(Output output, boolean asked, boolean terminal) {
+    /** {@code stderrIsTerminal} is asked once, and only when the answer matters. */
+    Progress(Output output, boolean asked, BooleanSupplier stderrIsTerminal) {
         this.output = output;
         this.asked = asked;
-        this.terminal = terminal;
+        this.stderrIsTerminal = stderrIsTerminal;
+    }
+
+    private boolean terminal() {
+        if (terminal == null) {
+            terminal = stderrIsTerminal.getAsBoolean();
+        }
+        return terminal;
     }
 
     /** A meter for one input, named as in error messages. */
@@ -52,20 +62,20 @@ final class Progress {
 
         void update(long done) {
             this.done = done;
-            if (!asked && !terminal) {
+            if (!asked && size < LARGE && done < LARGE) {
                 return;
             }
             long now = System.nanoTime();
-            if (now - nextNanos >= 0 && (asked || size >= LARGE || done >= LARGE)) {
+            if (now - nextNanos >= 0 && (asked || terminal())) {
                 nextNanos = now + INTERVAL_NANOS;
                 draw(now);
             }
         }
 
         void finish() {
-            if (terminal && drawn) {
+            if (drawn && terminal()) {
                 output.progress("\r\033[K".getBytes(StandardCharsets.US_ASCII));
-            } else if (asked && !terminal && drawnDone != done) {
+            } else if (asked && !terminal() && drawnDone != done) {
                 draw(System.nanoTime());
             }
         }
@@ -76,10 +86,10 @@ final class Progress {
                     : done + " bytes";
             double seconds = Math.max(now - startNanos, 1) / 1e9;
             ByteArrayOutputStream line = new ByteArrayOutputStream(128);
-            line.writeBytes(((terminal ? "\r" : "") + Output.PROGRAM + ": ").getBytes(StandardCharsets.US_ASCII));
+            line.writeBytes(((terminal() ? "\r" : "") + Output.PROGRAM + ": ").getBytes(StandardCharsets.US_ASCII));
             line.writeBytes(name);
             line.writeBytes(String.format(Locale.ROOT, ": %s, %.1f MB/s%s", amount, done / seconds / 1e6,
-                    terminal ? "\033[K" : "\n").getBytes(StandardCharsets.US_ASCII));
+                    terminal() ? "\033[K" : "\n").getBytes(StandardCharsets.US_ASCII));
             output.progress(line.toByteArray());
             drawn = true;
             drawnDone = done;

@@ -24,6 +24,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.ProviderException;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code sm3sum}: prints or checks SM3 checksums like coreutils' {@code cksum -a sm3 --untagged}, computed
@@ -39,12 +40,12 @@ public final class Sm3Sum {
 
     private final ReadableByteChannel stdin;
     private final Output output;
-    private final boolean stderrIsTerminal;
+    private final BooleanSupplier stderrIsTerminal;
     private FileHasher hasher;
     private Progress progress;
 
     Sm3Sum(ReadableByteChannel stdin, OutputStream stdout, OutputStream stderr, Charset names,
-           boolean stderrIsTerminal) {
+           BooleanSupplier stderrIsTerminal) {
         this.stdin = stdin;
         this.output = new Output(stdout, stderr, names);
         this.stderrIsTerminal = stderrIsTerminal;
@@ -54,7 +55,7 @@ public final class Sm3Sum {
         Charset names = Charset.forName(System.getProperty("sun.jnu.encoding"), Charset.defaultCharset());
         Sm3Sum tool = new Sm3Sum(new FileInputStream(FileDescriptor.in).getChannel(),
                 new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err), names,
-                isTerminal(2));
+                () -> isTerminal(2));
         System.exit(tool.run(args));
     }
 

@@ -35,7 +35,7 @@ final class Runs {
     static Result sm3sum(byte[] stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Sm3Sum tool = new Sm3Sum(Channels.newChannel(new ByteArrayInputStream(stdin)), out, err, NAMES, false);
+        Sm3Sum tool = new Sm3Sum(Channels.newChannel(new ByteArrayInputStream(stdin)), out, err, NAMES, () -> false);
         int status = tool.run(args);
         return new Result(status, out.toByteArray(), err.toString(NAMES));
     }
