@@ -29,11 +29,13 @@ if [[ $want != "$got" ]]; then
 fi
 
 # Runs the command once; prints the MB/s (10^6 bytes per second) by wall-clock time and by CPU time
-# (user + system, which other load on the machine disturbs much less).
+# (user + system, which other load on the machine disturbs less).
 rate() {
     local TIMEFORMAT='%R %U %S' times
     times=$({ time "$@" > /dev/null; } 2>&1)
-    awk -v b="$bytes" -v t="$times" 'BEGIN { split(t, x, " "); printf "%.1f %.1f", b / x[1] / 1e6, b / (x[2] + x[3]) / 1e6 }'
+    awk -v b="$bytes" -v t="$times" 'BEGIN {
+        split(t, x, " ")
+        printf "%.1f %.1f", b / x[1] / 1e6, b / (x[2] + x[3]) / 1e6 }'
 }
 
 ratio() {

@@ -22,8 +22,9 @@ import java.nio.file.StandardOpenOption;
  * {@code EVP_DigestUpdate} by address, so the page cache is hashed in place. On a cached 1 GiB file,
  * windows of 1 to 256 MiB all ran at 281-284 MB/s, against 259-270 MB/s when the same file was read
  * through a 64 KiB to 1 MiB buffer (the copy costs); 64 MiB keeps the address space used small and lets
- * the progress line move about four times a second. Whatever follows (a file that grew, a {@code /proc} file that reports
- * size 0) and every pipe, device and standard input are read through the same buffer until end of file.
+ * the progress line move about four times a second. Whatever follows (a file that grew, a {@code /proc}
+ * file that reports size 0) and every pipe, device and standard input are read through the same buffer
+ * until end of file.
  *
  * <p>Like every tool that maps files, a file truncated by another process while it is being hashed
  * ends the JVM with SIGBUS when OpenSSL touches a page past the new end.

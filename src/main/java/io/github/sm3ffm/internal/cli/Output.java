@@ -19,6 +19,11 @@ final class Output {
     private final OutputStream err;
     private final Charset names;
 
+    /** The encoding the JVM uses for file names and command-line arguments. */
+    static Charset platformNames() {
+        return Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"), Charset.defaultCharset());
+    }
+
     /** {@code names}: the platform's encoding of file names, in which arguments arrived. */
     Output(OutputStream out, OutputStream err, Charset names) {
         this.out = out;

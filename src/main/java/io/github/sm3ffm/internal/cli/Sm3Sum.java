@@ -52,10 +52,9 @@ public final class Sm3Sum {
     }
 
     public static void main(String[] args) {
-        Charset names = Charset.forName(System.getProperty("sun.jnu.encoding"), Charset.defaultCharset());
         Sm3Sum tool = new Sm3Sum(new FileInputStream(FileDescriptor.in).getChannel(),
-                new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err), names,
-                () -> isTerminal(2));
+                new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err),
+                Output.platformNames(), () -> isTerminal(2));
         System.exit(tool.run(args));
     }
 

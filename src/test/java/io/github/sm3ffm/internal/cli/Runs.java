@@ -27,7 +27,7 @@ final class Runs {
         }
     }
 
-    static final Charset NAMES = Charset.forName(System.getProperty("sun.jnu.encoding"), Charset.defaultCharset());
+    static final Charset NAMES = Output.platformNames();
 
     private Runs() {
     }
