@@ -85,6 +85,11 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
         }
     }
 
+    /** Finishes the message and starts a new one; for callers that hold the engine itself, like sm3sum. */
+    public byte[] digest() {
+        return engineDigest();
+    }
+
     @Override
     protected byte[] engineDigest() {
         byte[] out = new byte[DIGEST_LENGTH];
