@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class MisuseAndLifetimeTest {
     @Test
     void abandonedDigestsAndClonesDoNotGrowResidentMemory() throws Exception {
-        // Each abandoned digest holds about 1 KiB of native memory: a leak of 3 million would be ~3 GiB.
+        // Each abandoned digest holds about 1 KiB of native memory: a leak of 3 million would be ~3 GiB, while
+        // the Cleaner backlog's high-water mark, which RSS keeps, varies by tens of MiB with the load.
         ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-Xmx32m"), LeakProbe.class, "3000000");
         String out = r.output();
         assertEquals(0, r.exitCode(), out);
@@ -21,7 +22,7 @@ class MisuseAndLifetimeTest {
         long end = value(out, "rssEndKiB=");
         System.out.printf("Leak check: 3,000,000 digests (1,500,000 clones); RSS %d MiB after warm-up, %d MiB at end%n",
                 warm >> 10, end >> 10);
-        assertTrue(end - warm < 96 * 1024, "resident memory grew from " + warm + " KiB to " + end + " KiB");
+        assertTrue(end - warm < 256 * 1024, "resident memory grew from " + warm + " KiB to " + end + " KiB");
         assertTrue(value(out, "liveContextsAfterCleanup=") < 100, out);
     }
 
