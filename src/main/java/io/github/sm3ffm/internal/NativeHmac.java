@@ -128,9 +128,7 @@ final class NativeHmac extends NativeContext {
             MemorySegment copy = arena.allocate(key.length);
             try {
                 MemorySegment.copy(key, 0, copy, JAVA_BYTE, 0, key.length);
-                if (EVP_MAC_init(ctx, copy, key.length, MemorySegment.NULL) != 1) {
-                    throw OpenSSLErrors.failure("EVP_MAC_init");
-                }
+                check(EVP_MAC_init(ctx, copy, key.length, MemorySegment.NULL), "EVP_MAC_init");
             } finally {
                 OPENSSL_cleanse(copy, copy.byteSize());
             }
