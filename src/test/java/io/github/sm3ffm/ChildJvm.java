@@ -76,8 +76,15 @@ public final class ChildJvm {
         return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 
-    /** The shared test-vector directory beside the repository. */
+    /**
+     * The test vectors and OpenSSL configurations copied into src/test/resources/vectors (provenance in SOURCES
+     * there), as a directory: child JVMs are given these files by path, for example in {@code OPENSSL_CONF}.
+     */
     public static Path vectors() {
-        return Path.of("..", "shared", "vectors").toAbsolutePath().normalize();
+        try {
+            return Path.of(ChildJvm.class.getResource("/vectors/SOURCES").toURI()).getParent();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
 import javax.crypto.Mac;
 import org.junit.jupiter.api.Test;
 
-/** Every published HMAC-SM3 vector in ../shared/vectors, through every way of feeding a Mac. */
+/** Every published HMAC-SM3 vector in src/test/resources/vectors, through every way of feeding a Mac. */
 class HmacSM3VectorsTest {
     private static final Provider PROVIDER = new SM3Provider();
     private static final HexFormat HEX = HexFormat.of();

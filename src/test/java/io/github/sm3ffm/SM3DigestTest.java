@@ -38,7 +38,7 @@ class SM3DigestTest {
     static Stream<Arguments> vectorsTimesPaths() {
         List<Sm3Vectors.Vector> vectors = Sm3Vectors.all();
         if (vectors.size() < 55) {
-            throw new AssertionError("expected every SM3 vector from ../shared/vectors, found " + vectors.size());
+            throw new AssertionError("expected every SM3 vector from src/test/resources/vectors, found " + vectors.size());
         }
         return vectors.stream().flatMap(v -> Stream.of(InputPath.values()).map(p -> Arguments.of(v, p)));
     }

@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Every SM3 known answer in ../shared/vectors (see SOURCES.txt there), as message and digest. */
+/** Every SM3 known answer in src/test/resources/vectors (provenance in SOURCES there), as message and digest. */
 public final class Sm3Vectors {
     /** One known answer; {@code name} says where it comes from. */
     public record Vector(String name, byte[] message, byte[] digest) {
