@@ -18,12 +18,13 @@ import javax.crypto.SecretKey;
  * HMAC-SM3 (GM/T 0042-2015, RFC 2104 over SM3) as a {@link MacSpi}, computed by OpenSSL's
  * {@code EVP_MAC} "HMAC" with the digest parameter "SM3".
  *
- * <p>Input takes the same paths as {@link SM3Digest} (see {@link NativeContext}): short updates are
- * staged off-heap, long arrays go in place through critical downcalls in chunks, direct buffers by
- * address. {@code reset()} and {@code doFinal()} keep the key; {@code clone()} duplicates the OpenSSL
- * context, key and message so far. Key checks mirror the JDK's {@code HmacSHA256}
- * ({@code com.sun.crypto.provider.HmacCore}) call for call, and the heap copy of the key is zeroed
- * once OpenSSL has it.
+ * <p>Input takes the same paths as {@link SM3Digest} (see {@link NativeStream}): a new {@code Mac}
+ * holds no native memory, a short message is computed at {@code doFinal()} on a pooled context borrowed
+ * for that call, and long messages, clones of them and reused {@code Mac}s claim one. {@code reset()} and
+ * {@code doFinal()} keep the key; {@code clone()} copies the key and the message so far. Key checks
+ * mirror the JDK's {@code HmacSHA256} ({@code com.sun.crypto.provider.HmacCore}) call for call. The array
+ * from {@code getEncoded()} is zeroed at once; the engine's own copy, kept as the JDK keeps its pads, is
+ * zeroed when a new key replaces it.
  */
 public final class HmacSM3 extends MacSpi implements Cloneable {
     public static final int MAC_LENGTH = NativeHmac.MAC_LENGTH;
@@ -31,12 +32,11 @@ public final class HmacSM3 extends MacSpi implements Cloneable {
     private final NativeHmac nat;
 
     public HmacSM3() throws LibCryptoUnavailableException {
-        this(NativeHmac.create(LibCrypto.hmac()));
+        this(NativeHmac.create());
     }
 
     private HmacSM3(NativeHmac nat) {
         this.nat = nat;
-        nat.freeWhenUnreachable(this);
     }
 
     @Override
@@ -104,7 +104,7 @@ public final class HmacSM3 extends MacSpi implements Cloneable {
     protected byte[] engineDoFinal() {
         byte[] out = new byte[MAC_LENGTH];
         try {
-            nat.doFinal(out);
+            nat.finish(out, 0);
         } finally {
             Reference.reachabilityFence(this);
         }

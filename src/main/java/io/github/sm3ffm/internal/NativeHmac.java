@@ -25,19 +25,23 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.invoke.MethodHandle;
 import java.security.ProviderException;
+import java.util.Arrays;
 
 /**
- * An {@code EVP_MAC_CTX} computing HMAC with SM3, with its staging buffer (see {@link NativeContext}).
+ * An HMAC-SM3 message stream over pooled {@code EVP_MAC_CTX}s (see {@link NativeStream}).
  *
- * <p>The digest is chosen once per context, when it is created, so a new key costs one
- * {@code EVP_MAC_init} and no digest lookup by name; a restart passes no key, and OpenSSL's HMAC then
- * starts over with the key it holds. Keys up to {@value NativeContext#CRITICAL_CHUNK} bytes reach
- * OpenSSL straight from the caller's array in a critical call (OpenSSL keeps its own copy, which it
- * clears when it drops it); longer ones, whose hashing would hold off GC too long, go through a native
- * copy that is cleansed at once. An empty key is passed as a non-NULL pointer, since a NULL key would
- * mean "keep the old one".
+ * <p>The key waits on the Java heap, as the JDK's own HMAC keeps its pads there, and reaches a context
+ * when a message first needs one: a borrowed or newly claimed context is started with
+ * {@code EVP_MAC_init(key)}, a claimed one that already holds the key with {@code EVP_MAC_init(NULL)},
+ * which restarts from the stored pads. The digest is chosen once per context, when it is allocated, so a
+ * new key costs no digest lookup by name. Keys up to {@value NativeStream#CRITICAL_CHUNK} bytes reach
+ * OpenSSL straight from the array in a critical call (OpenSSL keeps its own copy, which it clears when it
+ * drops it); longer ones, whose hashing would hold off GC too long, go through a native copy that is
+ * cleansed at once. An empty key is passed as a non-NULL pointer, since a NULL key means "keep the old
+ * one". An idle pooled context still holds the pads of the last key it served until it is reused or freed
+ * (freeing cleanses them).
  */
-final class NativeHmac extends NativeContext {
+final class NativeHmac extends NativeStream<NativeHmac.Context> {
     static final int MAC_LENGTH = 32;
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -47,25 +51,75 @@ final class NativeHmac extends NativeContext {
     private static final MethodHandle UPDATE = LINKER.downcallHandle(
             EVP_MAC_update$address(), EVP_MAC_update$descriptor());
     private static final MethodHandle FINAL_CRITICAL = LINKER.downcallHandle(
-            EVP_MAC_final$address(), EVP_MAC_final$descriptor(), Linker.Option.critical(true));
+            EVP_MAC_final$address(), EVP_MAC_final$descriptor(), Linker.Option.critical(false));
     private static final MethodHandle INIT_CRITICAL = LINKER.downcallHandle(
             EVP_MAC_init$address(), EVP_MAC_init$descriptor(), Linker.Option.critical(true));
 
-    // {"digest" = "SM3", end}: OpenSSL only reads it, so one array serves every context and thread.
-    private static final MemorySegment DIGEST_SM3 = digestParams(Arena.global());
+    private static final class Pool {
+        // {"digest" = "SM3", end}: OpenSSL only reads it, so one array serves every context and thread.
+        static final MemorySegment DIGEST_SM3 = digestParams(Arena.global());
+        static final ContextPool<Context> POOL = new ContextPool<>(Context::allocate);
+    }
 
-    private final MemorySegment mac;
-    private final MemorySegment ctx;
-    // Where EVP_MAC_final reports the length it wrote: just past the MAC, in the staging buffer.
-    private final MemorySegment writtenLength;
-    private boolean keyed;
+    private byte[] key;
+    /** Whether the claimed context, if any, holds {@code key}. */
+    private boolean keyLoaded;
 
-    private NativeHmac(MemorySegment mac, MemorySegment ctx, MemorySegment staging, boolean keyed) {
-        super(staging);
-        this.writtenLength = staging.asSlice(MAC_LENGTH, JAVA_LONG.byteSize());
-        this.mac = mac;
-        this.ctx = ctx;
-        this.keyed = keyed;
+    private NativeHmac() {
+    }
+
+    /** A stream that needs a key next; it holds no native memory until a message needs OpenSSL. */
+    static NativeHmac create() throws LibCryptoUnavailableException {
+        // Fails here, in the engine's constructor, when OpenSSL cannot give HMAC-SM3.
+        LibCrypto.hmac();
+        return new NativeHmac();
+    }
+
+    /** One {@code EVP_MAC_CTX} for HMAC with SM3, and its staging buffer. */
+    static final class Context extends PooledContext {
+        final MemorySegment ctx;
+        // Where EVP_MAC_final reports the length it wrote: just past the MAC, in the staging buffer.
+        final MemorySegment writtenLength;
+
+        private Context(MemorySegment ctx, MemorySegment staging) {
+            super(staging);
+            this.ctx = ctx;
+            this.writtenLength = staging.asSlice(MAC_LENGTH, JAVA_LONG.byteSize());
+        }
+
+        static Context allocate() {
+            MemorySegment mac;
+            try {
+                mac = LibCrypto.hmac();
+            } catch (LibCryptoUnavailableException e) {
+                // Not reached: a stream, which asks for contexts, exists only when HMAC is available.
+                throw new ProviderException(e);
+            }
+            Context c = wrap(EVP_MAC_CTX_new(mac), "EVP_MAC_CTX_new");
+            if (EVP_MAC_CTX_set_params(c.ctx, Pool.DIGEST_SM3) != 1) {
+                c.free();
+                throw OpenSSLErrors.failure("EVP_MAC_CTX_set_params(digest=SM3)");
+            }
+            return c;
+        }
+
+        /** Pairs a context {@code call} just made (NULL if it failed) with a new staging buffer. */
+        static Context wrap(MemorySegment ctx, String call) {
+            if (ctx.equals(MemorySegment.NULL)) {
+                throw OpenSSLErrors.failure(call);
+            }
+            try {
+                return new Context(ctx, allocateStaging());
+            } catch (ProviderException e) {
+                EVP_MAC_CTX_free(ctx);
+                throw e;
+            }
+        }
+
+        @Override
+        void freeContext() {
+            EVP_MAC_CTX_free(ctx);
+        }
     }
 
     private static MemorySegment digestParams(Arena arena) {
@@ -77,58 +131,63 @@ final class NativeHmac extends NativeContext {
         return params;
     }
 
-    /** A context for HMAC-SM3 on the {@code EVP_MAC} fetched once by the loader; it needs a key next. */
-    static NativeHmac create(MemorySegment mac) {
-        NativeHmac n = withStaging(mac, EVP_MAC_CTX_new(mac), "EVP_MAC_CTX_new", false);
-        if (EVP_MAC_CTX_set_params(n.ctx, DIGEST_SM3) != 1) {
-            n.run();
-            throw OpenSSLErrors.failure("EVP_MAC_CTX_set_params(digest=SM3)");
-        }
-        return n;
+    @Override
+    ContextPool<Context> pool() {
+        return Pool.POOL;
     }
 
-    /** An independent copy: the OpenSSL state (key included) and the staged bytes. */
-    synchronized NativeHmac copy() {
-        if (!keyed) {
-            // OpenSSL cannot duplicate an HMAC that has no key yet, and there is no state to carry over.
-            return create(mac);
-        }
-        NativeHmac n = withStaging(mac, EVP_MAC_CTX_dup(ctx), "EVP_MAC_CTX_dup", true);
-        copyStagedTo(n);
-        return n;
-    }
-
-    /** Pairs a context {@code call} just made (NULL if it failed) with a new staging buffer. */
-    private static NativeHmac withStaging(MemorySegment mac, MemorySegment ctx, String call, boolean keyed) {
-        if (ctx.equals(MemorySegment.NULL)) {
-            throw OpenSSLErrors.failure(call);
-        }
-        try {
-            return new NativeHmac(mac, ctx, allocateStaging(), keyed);
-        } catch (ProviderException e) {
-            EVP_MAC_CTX_free(ctx);
-            throw e;
-        }
-    }
-
-    /** Drops any message in progress and starts over with {@code key}; the caller clears its array. */
+    /** Drops any message in progress and starts over with a copy of {@code key}; the caller clears its array. */
     synchronized void init(byte[] key) {
-        keyed = false;
-        resetLocked();
-        if (key.length > CRITICAL_CHUNK) {
-            initFromNativeCopy(key);
-        } else {
-            initCritical(key.length == 0 ? staging.asSlice(0, 0) : MemorySegment.ofArray(key));
+        byte[] old = this.key;
+        this.key = key.clone();
+        keyLoaded = false;
+        if (old != null) {
+            Arrays.fill(old, (byte) 0);
         }
-        keyed = true;
+        endMessage();
     }
 
-    private void initFromNativeCopy(byte[] key) {
+    /** An independent copy: the key and the message so far. */
+    NativeHmac copy() {
+        NativeHmac n = new NativeHmac();
+        synchronized (this) {
+            n.key = key == null ? null : key.clone();
+            copyTo(n);
+            // A copied context holds the key already.
+            n.keyLoaded = true;
+        }
+        return n;
+    }
+
+    @Override
+    Context copyOf(Context c) {
+        return Context.wrap(EVP_MAC_CTX_dup(c.ctx), "EVP_MAC_CTX_dup");
+    }
+
+    @Override
+    void start(Context c, boolean fresh) {
+        if (fresh || !keyLoaded) {
+            byte[] k = key;
+            if (k == null) {
+                throw new IllegalStateException("HmacSM3 has no key");
+            }
+            if (k.length > CRITICAL_CHUNK) {
+                initFromNativeCopy(c, k);
+            } else {
+                initCritical(c, k.length == 0 ? c.staging.asSlice(0, 0) : MemorySegment.ofArray(k));
+            }
+            keyLoaded = true;
+        } else {
+            initCritical(c, MemorySegment.NULL);
+        }
+    }
+
+    private void initFromNativeCopy(Context c, byte[] k) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment copy = arena.allocate(key.length);
+            MemorySegment copy = arena.allocate(k.length);
             try {
-                MemorySegment.copy(key, 0, copy, JAVA_BYTE, 0, key.length);
-                check(EVP_MAC_init(ctx, copy, key.length, MemorySegment.NULL), "EVP_MAC_init");
+                MemorySegment.copy(k, 0, copy, JAVA_BYTE, 0, k.length);
+                PooledContext.check(EVP_MAC_init(c.ctx, copy, k.length, MemorySegment.NULL), "EVP_MAC_init");
             } finally {
                 OPENSSL_cleanse(copy, copy.byteSize());
             }
@@ -136,100 +195,65 @@ final class NativeHmac extends NativeContext {
     }
 
     /** {@code EVP_MAC_init} with a key (heap or native), or with NULL to restart with the current key. */
-    private void initCritical(MemorySegment key) {
+    private void initCritical(Context c, MemorySegment k) {
         int rc;
         try {
-            rc = (int) INIT_CRITICAL.invokeExact(ctx, key, key.byteSize(), MemorySegment.NULL);
+            rc = (int) INIT_CRITICAL.invokeExact(c.ctx, k, k.byteSize(), MemorySegment.NULL);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw PooledContext.rethrow(t);
         }
-        check(rc, "EVP_MAC_init");
-    }
-
-    /** Writes the MAC (32 bytes) to {@code out}, heap or native, and starts a new message, same key. */
-    synchronized void doFinal(byte[] out) {
-        try {
-            flushLocked();
-            requireKey();
-            // The staging buffer is empty now: it receives the MAC, then (past it) the length OpenSSL
-            // wrote. A heap segment for out would be an allocation that escape analysis does not
-            // reliably remove behind this many frames.
-            int rc;
-            try {
-                rc = (int) FINAL_CRITICAL.invokeExact(ctx, staging, writtenLength, (long) MAC_LENGTH);
-            } catch (Throwable t) {
-                throw rethrow(t);
-            }
-            check(rc, "EVP_MAC_final");
-            long n = writtenLength.get(JAVA_LONG, 0);
-            if (n != MAC_LENGTH) {
-                throw new ProviderException("EVP_MAC_final wrote " + n + " bytes, not " + MAC_LENGTH);
-            }
-            MemorySegment.copy(staging, JAVA_BYTE, 0, out, 0, MAC_LENGTH);
-        } finally {
-            resetLocked();
-        }
-    }
-
-    synchronized void reset() {
-        resetLocked();
-    }
-
-    /** Restarts with the current key; before the first key there is nothing to restart. */
-    @Override
-    void restart() {
-        if (keyed) {
-            initCritical(MemorySegment.NULL);
-        }
-    }
-
-    // Reached only when a native init failed after the Mac had a key: the context's state is then unknown.
-    private void requireKey() {
-        if (!keyed) {
-            throw new ProviderException("HmacSM3 has no key: its last init failed");
-        }
+        PooledContext.check(rc, "EVP_MAC_init");
     }
 
     @Override
-    void updateCritical(MemorySegment data, long len) {
-        requireKey();
+    void finalInto(Context c, byte[] out, int offset) {
+        // The staging buffer is free now: it receives the MAC, then (past it) the length OpenSSL wrote.
         int rc;
         try {
-            rc = (int) UPDATE_CRITICAL.invokeExact(ctx, data, len);
+            rc = (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, c.writtenLength, (long) MAC_LENGTH);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw PooledContext.rethrow(t);
         }
-        check(rc, "EVP_MAC_update");
+        PooledContext.check(rc, "EVP_MAC_final");
+        long n = c.writtenLength.get(JAVA_LONG, 0);
+        if (n != MAC_LENGTH) {
+            throw new ProviderException("EVP_MAC_final wrote " + n + " bytes, not " + MAC_LENGTH);
+        }
+        MemorySegment.copy(c.staging, JAVA_BYTE, 0, out, offset, MAC_LENGTH);
     }
 
     @Override
-    void updateCritical(byte[] data, int offset, int len) {
-        requireKey();
+    void feedCritical(Context c, MemorySegment data, long len) {
+        int rc;
+        try {
+            rc = (int) UPDATE_CRITICAL.invokeExact(c.ctx, data, len);
+        } catch (Throwable t) {
+            throw PooledContext.rethrow(t);
+        }
+        PooledContext.check(rc, "EVP_MAC_update");
+    }
+
+    @Override
+    void feedCritical(Context c, byte[] data, int offset, int len) {
         int rc;
         try {
             // Wrapped here, beside the downcall, so that escape analysis can drop the segment objects.
-            rc = (int) UPDATE_CRITICAL.invokeExact(ctx, MemorySegment.ofArray(data).asSlice(offset, len), (long) len);
+            rc = (int) UPDATE_CRITICAL.invokeExact(c.ctx, MemorySegment.ofArray(data).asSlice(offset, len),
+                    (long) len);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw PooledContext.rethrow(t);
         }
-        check(rc, "EVP_MAC_update");
+        PooledContext.check(rc, "EVP_MAC_update");
     }
 
     @Override
-    void updateLong(MemorySegment data) {
-        requireKey();
+    void feedLong(Context c, MemorySegment data) {
         int rc;
         try {
-            rc = (int) UPDATE.invokeExact(ctx, data, data.byteSize());
+            rc = (int) UPDATE.invokeExact(c.ctx, data, data.byteSize());
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw PooledContext.rethrow(t);
         }
-        check(rc, "EVP_MAC_update");
-    }
-
-    @Override
-    public void run() {
-        EVP_MAC_CTX_free(ctx);
-        freeStaging(staging);
+        PooledContext.check(rc, "EVP_MAC_update");
     }
 }

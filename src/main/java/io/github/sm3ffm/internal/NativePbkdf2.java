@@ -73,7 +73,7 @@ final class NativePbkdf2 {
             throw OpenSSLErrors.failure("EVP_KDF_CTX_new");
         }
         try {
-            NativeContext.check(EVP_KDF_derive(ctx, out, out.byteSize(), params), "EVP_KDF_derive");
+            PooledContext.check(EVP_KDF_derive(ctx, out, out.byteSize(), params), "EVP_KDF_derive");
         } finally {
             EVP_KDF_CTX_free(ctx);
         }

@@ -13,14 +13,11 @@ import java.util.Optional;
  * SM3 (GB/T 32905-2016) as a {@link MessageDigestSpi}, computed by OpenSSL's {@code EVP_Digest*} on the
  * {@code EVP_MD} that {@link LibCrypto} fetched once.
  *
- * <p>Input paths (see {@link NativeContext}): updates shorter than {@value NativeContext#DIRECT_THRESHOLD}
- * bytes are staged off-heap in a {@value NativeContext#STAGING_SIZE}-byte buffer; longer arrays go to
- * OpenSSL in place through critical downcalls in {@value NativeContext#CRITICAL_CHUNK}-byte chunks; direct
- * buffers by address.
- *
- * <p>The native context is freed by a shared {@link java.lang.ref.Cleaner} once this object is
- * unreachable, since {@code MessageDigest} has no {@code close()}; every clone owns its own. Argument
- * checks mirror the JDK's own digests ({@code sun.security.provider.DigestBase}) call for call.
+ * <p>A new instance holds no native memory. Short messages wait on the Java heap and are hashed at
+ * {@code digest()} on a context borrowed from a pool for that call; long messages, clones of them and
+ * reused instances claim a pooled context that comes back when they finish or die (see
+ * {@link NativeStream} and {@link ContextPool}, which say why, with the numbers). Argument checks mirror
+ * the JDK's own digests ({@code sun.security.provider.DigestBase}) call for call.
  */
 public final class SM3Digest extends MessageDigestSpi implements Cloneable {
     public static final int DIGEST_LENGTH = NativeSm3.DIGEST_LENGTH;
@@ -29,12 +26,11 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
     private final NativeSm3 nat;
 
     public SM3Digest() throws LibCryptoUnavailableException {
-        this(NativeSm3.create(LibCrypto.sm3()));
+        this(NativeSm3.create());
     }
 
     private SM3Digest(NativeSm3 nat) {
         this.nat = nat;
-        nat.freeWhenUnreachable(this);
     }
 
     @Override
@@ -94,7 +90,7 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
     protected byte[] engineDigest() {
         byte[] out = new byte[DIGEST_LENGTH];
         try {
-            nat.digest(out, 0);
+            nat.finish(out, 0);
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -110,7 +106,7 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
             throw new DigestException("Buffer too short to store digest");
         }
         try {
-            nat.digest(buf, offset);
+            nat.finish(buf, offset);
         } finally {
             Reference.reachabilityFence(this);
         }

@@ -1,0 +1,185 @@
+package io.github.sm3ffm.internal;
+
+import java.lang.ref.PhantomReference;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Native contexts of one kind, lent to engines so that native memory is held only while it is needed.
+ *
+ * <ul>
+ * <li><b>Borrowed</b> ({@link #acquire}/{@link #release}) for the length of one call: a short message
+ * is hashed at {@code digest()} on a borrowed context, and a new engine holds no native memory at all.</li>
+ * <li><b>Claimed</b> ({@link #claim}/{@link #unclaim}) by an engine that must keep OpenSSL state between
+ * calls. The claim is a phantom reference to the owner: when the owner dies unfinished, the GC enqueues the
+ * claim, and the next thread that borrows or claims takes the context back. Reclamation so runs at the
+ * pace of allocation, on the allocating threads, and never waits for a thread that may starve.</li>
+ * </ul>
+ *
+ * <p>Idle contexts wait in a fixed array of {@link #IDLE_PER_CPU} slots per CPU, taken and given back by
+ * compare-and-set (no lock: virtual threads never block here), with each thread starting its search at its
+ * own slot; contexts beyond that are freed. So the pool keeps at most 16 contexts idle on a 2-core machine,
+ * about 20 KiB.
+ *
+ * <p>Claims are bounded as the JDK bounds direct buffers ({@code java.nio.Bits.reserveMemory}): past
+ * {@link #CLAIM_LIMIT} claimed contexts, the claiming thread asks for a collection and waits (at most about
+ * half a second) for the claims of dead owners; the limit then becomes twice the contexts that are still
+ * claimed, so owners that are all alive never wait again until that many more exist. With 8192 contexts of
+ * about 1-1.5 KiB, abandoned digests and MACs hold at most about 12 MiB of native memory, whatever the
+ * load; a limit of 1024 made the abandoned-digest churn test ask for a full collection every few
+ * milliseconds.
+ */
+final class ContextPool<C extends PooledContext> {
+    static final int IDLE_PER_CPU = 8;
+    static final int CLAIM_LIMIT = 8192;
+    // Waits of 1, 2, 4, ... 256 ms for reclaimed contexts after asking for a collection, as Bits does.
+    private static final int MAX_SLEEPS = 9;
+
+    private final Supplier<C> factory;
+    private final AtomicReferenceArray<C> idle;
+    private final int mask;
+    private final ReferenceQueue<Object> dead = new ReferenceQueue<>();
+    private final AtomicInteger claimed = new AtomicInteger();
+    private final ReentrantLock reclaiming = new ReentrantLock();
+    private volatile int limit = CLAIM_LIMIT;
+
+    /** {@code factory} allocates a new native context, or throws {@code ProviderException}. */
+    ContextPool(Supplier<C> factory) {
+        this.factory = factory;
+        int slots = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * IDLE_PER_CPU);
+        this.idle = new AtomicReferenceArray<>(slots);
+        this.mask = slots - 1;
+    }
+
+    /** An engine's claim on a context: enqueued when the engine dies still holding it. */
+    static final class Claim extends PhantomReference<Object> {
+        final PooledContext context;
+
+        Claim(Object owner, PooledContext context, ReferenceQueue<Object> queue) {
+            super(owner, queue);
+            this.context = context;
+        }
+    }
+
+    /** A context for one call, in any state: the caller starts its stream before use. */
+    C acquire() {
+        reclaimDead();
+        int start = home();
+        for (int i = 0; i <= mask; i++) {
+            int slot = (start + i) & mask;
+            C c = idle.getPlain(slot) == null ? null : idle.getAndSet(slot, null);
+            if (c != null) {
+                return c;
+            }
+        }
+        return factory.get();
+    }
+
+    /** Gives back a context that no one will touch again; frees it when the pool is full. */
+    void release(C c) {
+        int start = home();
+        for (int i = 0; i <= mask; i++) {
+            int slot = (start + i) & mask;
+            if (idle.getPlain(slot) == null && idle.compareAndSet(slot, null, c)) {
+                return;
+            }
+        }
+        c.free();
+    }
+
+    /** A context that {@code owner} keeps across calls until {@link #unclaim}, or until it dies. */
+    C claim(Object owner) {
+        if (claimed.get() >= limit) {
+            waitForReclamation();
+        }
+        return register(owner, acquire());
+    }
+
+    /** Claims for {@code owner} a context made outside the pool (a copy), to come back to the pool. */
+    C adopt(Object owner, C c) {
+        if (claimed.get() >= limit) {
+            waitForReclamation();
+        }
+        return register(owner, c);
+    }
+
+    private C register(Object owner, C c) {
+        c.claim = new Claim(owner, c, dead);
+        claimed.incrementAndGet();
+        return c;
+    }
+
+    /** Ends a live owner's claim and gives the context back. */
+    void unclaim(C c) {
+        Claim k = c.claim;
+        c.claim = null;
+        if (k != null) {
+            // A cleared reference is never enqueued: the context cannot be reclaimed a second time.
+            k.clear();
+            claimed.decrementAndGet();
+        }
+        release(c);
+    }
+
+    /** Contexts claimed by engines, dead or alive, and not yet given back. */
+    int claimed() {
+        return claimed.get();
+    }
+
+    // Slots differ by thread, so that threads rarely meet on one slot, and a thread that gives back the
+    // context it took puts it where it will look first next time.
+    private static int home() {
+        return (int) ((Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L) >>> 40);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void reclaimDead() {
+        Reference<?> r;
+        while ((r = dead.poll()) != null) {
+            reclaim((Claim) r);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void reclaim(Claim k) {
+        C c = (C) k.context;
+        if (c.claim == k) {
+            c.claim = null;
+            claimed.decrementAndGet();
+            release(c);
+        }
+    }
+
+    private void waitForReclamation() {
+        reclaimDead();
+        if (claimed.get() < limit) {
+            return;
+        }
+        reclaiming.lock();
+        try {
+            if (claimed.get() < limit) {
+                return;
+            }
+            System.gc();
+            long sleep = 1;
+            for (int i = 0; i < MAX_SLEEPS && claimed.get() >= limit / 2; i++) {
+                Reference<?> r = dead.remove(sleep);
+                if (r == null) {
+                    sleep <<= 1;
+                } else {
+                    reclaim((Claim) r);
+                    reclaimDead();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            limit = Math.max(CLAIM_LIMIT, 2 * claimed.get());
+            reclaiming.unlock();
+        }
+    }
+}

@@ -1,0 +1,313 @@
+package io.github.sm3ffm.internal;
+
+import static io.github.sm3ffm.internal.PooledContext.STAGING_SIZE;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.security.ProviderException;
+
+/**
+ * The message stream of one JCA engine (a digest or a MAC): its pending bytes, and the native context it
+ * uses through a {@link ContextPool}. A downcall costs about as much as hashing a few dozen bytes, and a
+ * native context is memory the GC cannot see, so:
+ * <ul>
+ * <li>updates shorter than {@value #DIRECT_THRESHOLD} bytes and single bytes wait on the Java heap, in an
+ * array that grows from {@value #FIRST_PENDING} to {@value PooledContext#STAGING_SIZE} bytes;</li>
+ * <li>a message that never outgrows that array reaches OpenSSL only at {@code digest()}: copied into the
+ * staging buffer of a context borrowed from the pool for that one call, then one Init, one Update and one
+ * Final. A new engine holds no native memory;</li>
+ * <li>a message that outgrows it, or an array of {@value #DIRECT_THRESHOLD} bytes or more, needs OpenSSL
+ * state across calls: the stream claims a context ({@link ContextPool#claim}) and feeds it, arrays in
+ * place through critical downcalls in chunks of {@value #CRITICAL_CHUNK} bytes (a critical call holds off
+ * GC for its duration), direct buffers and native segments by address;</li>
+ * <li>after its first message a stream gives its claimed context back; from its second message on it is
+ * a reused engine, and keeps one across messages;</li>
+ * <li>a context is started (Init) only when a message needs it, so a finished or reset engine runs no
+ * Init that nothing uses.</li>
+ * </ul>
+ *
+ * <p>Why heap first and off-heap at the end: on the 2-core machine the benchmarks run on, a pending array
+ * made single-byte updates cost what an array store costs, where the previous per-engine off-heap buffer
+ * needed a reachability fence per byte; copying at most 512 bytes into staging at {@code digest()} is
+ * below the noise of the three downcalls that follow (see {@code CallPatternBenchmark}). The three sizes:
+ * <ul>
+ * <li>{@value #DIRECT_THRESHOLD}-byte threshold: staged and in-place input hash 128-384 byte messages at
+ * the same speed within this machine's noise (256 B: 2.10 &plusmn; 0.06 &micro;s staged, 1.81-2.41
+ * &micro;s in place), but an in-place call allocates its heap segment (72 B) whenever escape analysis gives
+ * up behind the FFM call chain.</li>
+ * <li>{@value PooledContext#STAGING_SIZE}-byte staging: one downcall per 512 one-byte updates is below the
+ * noise; a 2 KiB buffer made no measurable difference in speed.</li>
+ * <li>{@value #CRITICAL_CHUNK}-byte chunks: a chunk holds off GC for about 0.23 ms at 285 MB/s; the
+ * per-chunk cost (one critical downcall, 4-5 ns measured here) is 0.002% of hashing it.</li>
+ * </ul>
+ *
+ * <p>Every native call runs under this object's monitor, on the context that {@code leased} names at that
+ * moment, and a context leaves {@code leased} before it goes back to the pool: an engine never touches a
+ * context it gave back, even when threads race on it (which the JCA does not allow). The unlocked fast
+ * paths only write into the heap array, which Java bounds-checks; {@code pendingLen} never exceeds the
+ * staging size, and every copy into staging is bounds-checked too.
+ *
+ * <p>The owner whose death releases a claimed context is this stream. Its engine holds it alone and keeps
+ * itself reachable across each call with {@link java.lang.ref.Reference#reachabilityFence}.
+ */
+abstract class NativeStream<C extends PooledContext> {
+    static final int DIRECT_THRESHOLD = STAGING_SIZE;
+    static final int CRITICAL_CHUNK = 64 * 1024;
+    static final int FIRST_PENDING = 64;
+
+    private byte[] pending;
+    private int pendingLen;
+    /** The context claimed across calls, or null. */
+    private C leased;
+    /** Whether {@code leased} holds this message's state (it was started and maybe fed). */
+    private boolean started;
+    /** Whether a message was finished before: such a stream keeps its claimed context between messages. */
+    private boolean reused;
+
+    abstract ContextPool<C> pool();
+
+    /** Starts a new message on {@code c}; {@code fresh}: c comes from the pool, in an unknown state. */
+    abstract void start(C c, boolean fresh);
+
+    /** Feeds the first {@code len} bytes of {@code data} (heap or native) in one short critical call. */
+    abstract void feedCritical(C c, MemorySegment data, long len);
+
+    /** Feeds {@code len} bytes of an array in one short critical call, wrapped beside the downcall. */
+    abstract void feedCritical(C c, byte[] data, int offset, int len);
+
+    /** Feeds a native segment of any length in one ordinary downcall (GC may run meanwhile). */
+    abstract void feedLong(C c, MemorySegment data);
+
+    /** Finishes the message on {@code c} and copies the result into {@code out} at {@code offset}. */
+    abstract void finalInto(C c, byte[] out, int offset);
+
+    /** A context holding a copy of {@code c}'s state (key and message so far), not yet claimed. */
+    abstract C copyOf(C c);
+
+    final void update(byte input) {
+        byte[] p = pending;
+        int s = pendingLen;
+        if (p != null && s < p.length) {
+            p[s] = input;
+            pendingLen = s + 1;
+        } else {
+            stageLocked(new byte[] {input}, 0, 1);
+        }
+    }
+
+    /** The engine has validated the bounds as its JCA class requires. */
+    final void update(byte[] input, int offset, int len) {
+        if (len < DIRECT_THRESHOLD) {
+            byte[] p = pending;
+            int s = pendingLen;
+            if (p != null && len <= p.length - s) {
+                System.arraycopy(input, offset, p, s, len);
+                pendingLen = s + len;
+            } else {
+                stageLocked(input, offset, len);
+            }
+        } else {
+            inPlaceLocked(input, offset, len);
+        }
+    }
+
+    /** Consumes the buffer's remaining bytes and moves its position to its limit. */
+    final void update(ByteBuffer input) {
+        int position = input.position();
+        int limit = input.limit();
+        if (position >= limit) {
+            return;
+        }
+        if (input.hasArray()) {
+            update(input.array(), input.arrayOffset() + position, limit - position);
+        } else if (input.isDirect() && limit - position >= DIRECT_THRESHOLD) {
+            inPlaceLocked(MemorySegment.ofBuffer(input));
+        } else {
+            // Short direct buffers, and read-only heap buffers whose array is out of reach.
+            stageLocked(MemorySegment.ofBuffer(input), 0, limit - position);
+        }
+        input.position(limit);
+    }
+
+    /** Consumes a whole segment, native (e.g. a mapped file or a direct buffer) or heap. */
+    final void update(MemorySegment input) {
+        long len = input.byteSize();
+        if (len < DIRECT_THRESHOLD) {
+            stageLocked(input, 0, len);
+        } else {
+            inPlaceLocked(input);
+        }
+    }
+
+    /** Finishes the message into {@code out} at {@code offset} and readies the stream for a new one. */
+    final synchronized void finish(byte[] out, int offset) {
+        C borrowed = null;
+        try {
+            C c;
+            if (leased == null && !reused) {
+                c = borrowed = pool().acquire();
+                start(c, true);
+            } else {
+                c = lease();
+            }
+            int n = pendingLen;
+            if (n > 0) {
+                pendingLen = 0;
+                MemorySegment.copy(pending, 0, c.staging, JAVA_BYTE, 0, n);
+                feedCritical(c, c.staging, n);
+            }
+            finalInto(c, out, offset);
+            if (borrowed != null) {
+                C done = borrowed;
+                borrowed = null;
+                pool().release(done);
+            }
+        } finally {
+            if (borrowed != null) {
+                // A native call failed: its state is unknown, so it does not go back to the pool.
+                borrowed.free();
+            }
+            endMessage();
+        }
+        reused = true;
+    }
+
+    /** Drops the message so far. */
+    final synchronized void reset() {
+        endMessage();
+    }
+
+    /** Copies this stream's message so far into {@code that}, a new stream of the same kind. */
+    final synchronized void copyTo(NativeStream<C> that) {
+        if (leased != null && started) {
+            flushLocked();
+            that.leased = pool().adopt(that, copyOf(leased));
+            that.started = true;
+        } else if (pending != null) {
+            that.pending = pending.clone();
+            that.pendingLen = Math.min(pendingLen, pending.length);
+        }
+    }
+
+    // Called with the monitor held: pending bytes are dropped and no context holds a message any more.
+    // A stream that has not yet finished a message gives its context back: it may never be used again.
+    final void endMessage() {
+        pendingLen = 0;
+        started = false;
+        C c = leased;
+        if (c != null && !reused) {
+            leased = null;
+            pool().unclaim(c);
+        }
+    }
+
+    /** The claimed context, started for this message; claims one if needed. */
+    private C lease() {
+        C c = leased;
+        boolean fresh = false;
+        if (c == null) {
+            c = pool().claim(this);
+            leased = c;
+            fresh = true;
+        }
+        if (!started) {
+            start(c, fresh);
+            started = true;
+        }
+        return c;
+    }
+
+    /** Hands the pending bytes to the claimed context; called with the monitor held. */
+    private void flushLocked() {
+        C c = lease();
+        int n = pendingLen;
+        if (n > 0) {
+            pendingLen = 0;
+            MemorySegment.copy(pending, 0, c.staging, JAVA_BYTE, 0, n);
+            feedCritical(c, c.staging, n);
+        }
+    }
+
+    // src is a byte[] or a MemorySegment: arrays are copied without wrapping them in a segment.
+    private synchronized void stageLocked(Object src, long offset, long len) {
+        try {
+            while (len > 0) {
+                int s = pendingLen;
+                byte[] p = pending;
+                if (p == null || (p.length < STAGING_SIZE && len > p.length - s)) {
+                    p = grow(p, s, len);
+                }
+                if (s == p.length) {
+                    flushLocked();
+                    s = 0;
+                }
+                int k = (int) Math.min(len, p.length - s);
+                if (src instanceof byte[] array) {
+                    System.arraycopy(array, (int) offset, p, s, k);
+                } else {
+                    MemorySegment.copy((MemorySegment) src, JAVA_BYTE, offset, p, s, k);
+                }
+                pendingLen = s + k;
+                offset += k;
+                len -= k;
+            }
+        } catch (ProviderException e) {
+            endMessage();
+            throw e;
+        }
+    }
+
+    // The pending array sized for s + len bytes, doubling, up to the staging size.
+    private byte[] grow(byte[] p, int s, long len) {
+        int capacity = p == null ? FIRST_PENDING : p.length;
+        while (capacity < STAGING_SIZE && capacity - s < len) {
+            capacity <<= 1;
+        }
+        if (p == null || capacity > p.length) {
+            byte[] larger = new byte[capacity];
+            if (p != null) {
+                System.arraycopy(p, 0, larger, 0, Math.min(s, p.length));
+            }
+            pending = larger;
+            return larger;
+        }
+        return p;
+    }
+
+    private synchronized void inPlaceLocked(byte[] src, int offset, int len) {
+        try {
+            C c = lease();
+            flushLocked();
+            for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
+                feedCritical(c, src, offset, Math.min(CRITICAL_CHUNK, end - offset));
+            }
+        } catch (ProviderException e) {
+            endMessage();
+            throw e;
+        }
+    }
+
+    private synchronized void inPlaceLocked(MemorySegment src) {
+        try {
+            C c = lease();
+            flushLocked();
+            long len = src.byteSize();
+            if (src.isNative()) {
+                if (len > CRITICAL_CHUNK) {
+                    feedLong(c, src);
+                } else {
+                    feedCritical(c, src, len);
+                }
+                return;
+            }
+            for (long offset = 0; offset < len; offset += CRITICAL_CHUNK) {
+                long n = Math.min(CRITICAL_CHUNK, len - offset);
+                feedCritical(c, src.asSlice(offset, n), n);
+            }
+        } catch (ProviderException e) {
+            endMessage();
+            throw e;
+        }
+    }
+}
