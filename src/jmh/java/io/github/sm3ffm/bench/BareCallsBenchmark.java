@@ -39,13 +39,16 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class BareCallsBenchmark {
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle INIT = LINKER.downcallHandle(
-            EVP_DigestInit_ex2$address(), EVP_DigestInit_ex2$descriptor(), Linker.Option.critical(false));
-    private static final MethodHandle UPDATE = LINKER.downcallHandle(
-            EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor(), Linker.Option.critical(false));
-    private static final MethodHandle FINAL = LINKER.downcallHandle(
-            EVP_DigestFinal_ex$address(), EVP_DigestFinal_ex$descriptor(), Linker.Option.critical(false));
+    // Linked once libcrypto is loaded (by LibCrypto.sm3() in setUp): the bindings resolve symbols then.
+    private static final class Calls {
+        static final Linker LINKER = Linker.nativeLinker();
+        static final MethodHandle INIT = LINKER.downcallHandle(
+                EVP_DigestInit_ex2$address(), EVP_DigestInit_ex2$descriptor(), Linker.Option.critical(false));
+        static final MethodHandle UPDATE = LINKER.downcallHandle(
+                EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor(), Linker.Option.critical(false));
+        static final MethodHandle FINAL = LINKER.downcallHandle(
+                EVP_DigestFinal_ex$address(), EVP_DigestFinal_ex$descriptor(), Linker.Option.critical(false));
+    }
 
     @Param({"16", "64"})
     public int size;
@@ -74,9 +77,9 @@ public class BareCallsBenchmark {
 
     @Benchmark
     public int threeCalls() throws Throwable {
-        int rc = (int) INIT.invokeExact(ctx, md, MemorySegment.NULL);
-        rc += (int) UPDATE.invokeExact(ctx, message, (long) size);
-        rc += (int) FINAL.invokeExact(ctx, out, MemorySegment.NULL);
+        int rc = (int) Calls.INIT.invokeExact(ctx, md, MemorySegment.NULL);
+        rc += (int) Calls.UPDATE.invokeExact(ctx, message, (long) size);
+        rc += (int) Calls.FINAL.invokeExact(ctx, out, MemorySegment.NULL);
         return rc;
     }
 }

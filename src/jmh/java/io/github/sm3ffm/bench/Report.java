@@ -53,7 +53,8 @@ public final class Report {
             Providers.BC, "BouncyCastle",
             Providers.KONA, "Kona, pure Java",
             Providers.KONA_NATIVE, "Kona, OpenSSL over JNI",
-            CEILING, "openssl speed (native ceiling)");
+            CEILING, "openssl speed (native ceiling)",
+            "", "bare FFM downcalls (floor)");
     private static final String README_BEGIN = "<!-- benchmarks:begin (written by bench/run) -->";
     private static final String README_END = "<!-- benchmarks:end -->";
 
@@ -98,6 +99,18 @@ public final class Report {
                     s -> "getInstance + 64 B", s -> (long) PerMessageBenchmark.MESSAGE_SIZE, false),
             new Question("PerMessageBenchmark.cloneThenFinish64B", "Transcript: update 64 B, clone, finish the clone",
                     s -> "64 B + clone", s -> (long) PerMessageBenchmark.MESSAGE_SIZE, false),
+            new Question("PerMessageBenchmark.cloneThenFinish1061B", "Transcript of 1061 B: clone, finish the clone",
+                    s -> "1061 B + clone", s -> 0L, false),
+            new Question("CallPatternBenchmark.reusedDigest", "Short message, reused MessageDigest",
+                    Report::bytesLabel, Long::valueOf, false),
+            new Question("BareCallsBenchmark.threeCalls", "Short message, the three EVP downcalls alone (floor)",
+                    Report::bytesLabel, Long::valueOf, false),
+            new Question("CallPatternBenchmark.newDigest", "Short message, new MessageDigest each",
+                    Report::bytesLabel, Long::valueOf, false),
+            new Question("CallPatternBenchmark.reusedMac", "Short message, HmacSM3 with a reused Mac",
+                    Report::bytesLabel, Long::valueOf, false),
+            new Question("CallPatternBenchmark.newMac", "Short message, new HmacSM3 Mac and init each",
+                    Report::bytesLabel, Long::valueOf, false),
             new Question("HmacBenchmark.doFinal", "HmacSM3, reused Mac", Report::bytesLabel, Long::valueOf, false),
             new Question("Pbkdf2Benchmark.derive", "PBKDF2WithHmacSM3, " + String.format(Locale.ROOT, "%,d",
                     Pbkdf2Benchmark.ITERATIONS) + " iterations, 256-bit key", s -> "one key", s -> 0L, false));

@@ -71,6 +71,8 @@ public final class Suite {
         plan.put(DigestBenchmark.class, Providers.DIGEST);
         plan.put(UpdateBenchmark.class, Providers.DIGEST);
         plan.put(PerMessageBenchmark.class, Providers.DIGEST);
+        plan.put(CallPatternBenchmark.class, Providers.HMAC);
+        plan.put(BareCallsBenchmark.class, null);
         plan.put(HmacBenchmark.class, Providers.HMAC);
         plan.put(Pbkdf2Benchmark.class, Providers.PBKDF2);
         return plan;

@@ -165,10 +165,12 @@ final class ContextPool<C extends PooledContext> {
                 return;
             }
             System.gc();
+            // Only waits that bring nothing count: the queue fills one reference at a time.
             long sleep = 1;
-            for (int i = 0; i < MAX_SLEEPS && claimed.get() >= limit / 2; i++) {
+            for (int sleeps = 0; sleeps < MAX_SLEEPS && claimed.get() >= limit / 2; ) {
                 Reference<?> r = dead.remove(sleep);
                 if (r == null) {
+                    sleeps++;
                     sleep <<= 1;
                 } else {
                     reclaim((Claim) r);

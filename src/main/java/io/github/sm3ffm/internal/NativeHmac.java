@@ -137,26 +137,34 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
     }
 
     /** Drops any message in progress and starts over with a copy of {@code key}; the caller clears its array. */
-    synchronized void init(byte[] key) {
-        byte[] old = this.key;
-        this.key = key.clone();
-        keyLoaded = false;
-        if (old != null) {
-            Arrays.fill(old, (byte) 0);
+    void init(byte[] key) {
+        enter();
+        try {
+            byte[] old = this.key;
+            this.key = key.clone();
+            keyLoaded = false;
+            if (old != null) {
+                Arrays.fill(old, (byte) 0);
+            }
+            endMessage();
+        } finally {
+            exit();
         }
-        endMessage();
     }
 
     /** An independent copy: the key and the message so far. */
     NativeHmac copy() {
         NativeHmac n = new NativeHmac();
-        synchronized (this) {
-            n.key = key == null ? null : key.clone();
-            copyTo(n);
-            // A copied context holds the key already.
-            n.keyLoaded = true;
-        }
+        copyTo(n);
         return n;
+    }
+
+    @Override
+    void copyKeyTo(NativeStream<Context> that) {
+        NativeHmac n = (NativeHmac) that;
+        n.key = key == null ? null : key.clone();
+        // A copied context holds the key already; without one, a new context loads it.
+        n.keyLoaded = true;
     }
 
     @Override

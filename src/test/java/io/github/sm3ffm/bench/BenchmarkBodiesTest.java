@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +65,47 @@ class BenchmarkBodiesTest {
             System.arraycopy(message, 0, two, 0, message.length);
             System.arraycopy(message, 0, two, message.length, message.length);
             assertArrayEquals(sm3(two), b.cloneThenFinish64B(), provider + ", transcript of two messages");
+        }
+    }
+
+    @Test
+    void callPatternsComputeWhatTheyClaim() throws Throwable {
+        for (int size : new int[] {16, 64}) {
+            byte[] message = Providers.message(size);
+            Mac reference = Mac.getInstance("HmacSM3", new BouncyCastleProvider());
+            reference.init(new SecretKeySpec(Providers.message(32), "HmacSM3"));
+            byte[] tag = reference.doFinal(message);
+            for (String provider : IN_PROCESS) {
+                CallPatternBenchmark b = new CallPatternBenchmark();
+                b.provider = provider;
+                b.size = size;
+                b.setUp();
+                for (int round = 0; round < 3; round++) {
+                    assertArrayEquals(sm3(message), b.reusedDigest(), provider);
+                    assertArrayEquals(sm3(message), b.newDigest(), provider);
+                    assertArrayEquals(tag, b.reusedMac(), provider);
+                    assertArrayEquals(tag, b.newMac(), provider);
+                }
+            }
+            BareCallsBenchmark bare = new BareCallsBenchmark();
+            bare.size = size;
+            bare.setUp();
+            try {
+                assertEquals(3, bare.threeCalls(), "each of the three calls returns 1");
+            } finally {
+                bare.tearDown();
+            }
+        }
+    }
+
+    @Test
+    void cloneOfALongTranscriptFinishesIt() throws Exception {
+        for (String provider : IN_PROCESS) {
+            PerMessageBenchmark b = new PerMessageBenchmark();
+            b.provider = provider;
+            b.setUp();
+            assertArrayEquals(sm3(Providers.message(1061)), b.cloneThenFinish1061B(), provider);
+            assertArrayEquals(sm3(Providers.message(1061)), b.cloneThenFinish1061B(), provider + ", twice");
         }
     }
 

@@ -3,28 +3,46 @@ package io.github.sm3ffm.probe;
 import io.github.sm3ffm.SM3Provider;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
+import java.security.Provider;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
 /**
- * Child-JVM entry point for misuse the JCA forbids: several threads hammer one MessageDigest with every
- * operation at once. Wrong digests and exceptions are acceptable; a crash is not. Prints "survived".
+ * Child-JVM entry point for misuse the JCA forbids: several threads hammer one MessageDigest and one Mac
+ * with every operation at once. Wrong results and exceptions are acceptable there; a crash is not. Beside
+ * them, bystander threads hash and MAC their own messages on their own instances, which borrow and claim
+ * contexts from the same pools, and check every result against BouncyCastle: if a racing instance ever
+ * touched a context it had given back, a bystander holding that context would see a wrong answer.
+ * Prints "survived".
  */
 public final class RaceProbe {
+    private static final SecretKeySpec KEY = new SecretKeySpec(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, "HmacSM3");
+
     private RaceProbe() {
     }
 
     public static void main(String[] args) throws Exception {
         long millis = Long.parseLong(args[0]);
         int threads = Integer.parseInt(args[1]);
-        MessageDigest shared = MessageDigest.getInstance("SM3", new SM3Provider());
+        Provider provider = new SM3Provider();
+        MessageDigest shared = MessageDigest.getInstance("SM3", provider);
+        Mac sharedMac = Mac.getInstance("HmacSM3", provider);
+        sharedMac.init(KEY);
         byte[] data = new byte[200_000];
         ByteBuffer direct = ByteBuffer.allocateDirect(100_000);
         AtomicLong ops = new AtomicLong();
         AtomicLong exceptions = new AtomicLong();
-        java.util.Set<String> kinds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicLong checked = new AtomicLong();
+        AtomicLong mismatches = new AtomicLong();
+        Set<String> kinds = ConcurrentHashMap.newKeySet();
         long end = System.nanoTime() + millis * 1_000_000;
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -32,7 +50,7 @@ public final class RaceProbe {
                 ThreadLocalRandom rnd = ThreadLocalRandom.current();
                 while (System.nanoTime() < end) {
                     try {
-                        switch (rnd.nextInt(8)) {
+                        switch (rnd.nextInt(12)) {
                             case 0 -> shared.update((byte) 1);
                             case 1 -> shared.update(data, rnd.nextInt(100), rnd.nextInt(200));
                             case 2 -> shared.update(data, 0, rnd.nextInt(data.length));
@@ -40,9 +58,13 @@ public final class RaceProbe {
                             case 4 -> shared.digest();
                             case 5 -> shared.reset();
                             case 6 -> ((MessageDigest) shared.clone()).digest();
+                            case 7 -> sharedMac.update(data, 0, rnd.nextInt(2000));
+                            case 8 -> sharedMac.doFinal();
+                            case 9 -> ((Mac) sharedMac.clone()).doFinal();
+                            case 10 -> sharedMac.init(KEY);
                             default -> shared.update(ByteBuffer.wrap(data, 0, rnd.nextInt(1000)).asReadOnlyBuffer());
                         }
-                    } catch (RuntimeException | CloneNotSupportedException e) {
+                    } catch (RuntimeException | CloneNotSupportedException | java.security.InvalidKeyException e) {
                         exceptions.incrementAndGet();
                         kinds.add(e.getClass().getSimpleName());
                     }
@@ -51,6 +73,17 @@ public final class RaceProbe {
             });
             workers.add(w);
         }
+        for (int t = 0; t < 2; t++) {
+            Thread b = (t == 0 ? Thread.ofPlatform() : Thread.ofVirtual()).start(() -> {
+                try {
+                    bystander(provider, end, checked, mismatches);
+                } catch (Exception e) {
+                    mismatches.incrementAndGet();
+                    kinds.add("bystander " + e);
+                }
+            });
+            workers.add(b);
+        }
         for (Thread w : workers) {
             w.join();
         }
@@ -58,7 +91,42 @@ public final class RaceProbe {
         shared.reset();
         String abc = java.util.HexFormat.of().formatHex(shared.digest("abc".getBytes("US-ASCII")));
         System.out.println("ops=" + ops + " exceptions=" + exceptions + " " + kinds);
+        System.out.println("bystanderChecks=" + checked + " bystanderMismatches=" + mismatches);
         System.out.println("afterwards=" + abc);
         System.out.println("survived");
+    }
+
+    // Short (borrowed context), long (claimed), reused (kept) and cloned streams, each checked.
+    private static void bystander(Provider provider, long end, AtomicLong checked, AtomicLong mismatches)
+            throws Exception {
+        Provider bc = new BouncyCastleProvider();
+        ThreadLocalRandom rnd = ThreadLocalRandom.current();
+        MessageDigest reused = MessageDigest.getInstance("SM3", provider);
+        Mac reusedMac = Mac.getInstance("HmacSM3", provider);
+        reusedMac.init(KEY);
+        Mac bcMac = Mac.getInstance("HmacSM3", bc);
+        bcMac.init(KEY);
+        MessageDigest bcDigest = MessageDigest.getInstance("SM3", bc);
+        while (System.nanoTime() < end) {
+            byte[] message = new byte[rnd.nextBoolean() ? rnd.nextInt(500) : rnd.nextInt(5000)];
+            rnd.nextBytes(message);
+            byte[] expected = bcDigest.digest(message);
+            byte[] expectedMac = bcMac.doFinal(message);
+            MessageDigest fresh = MessageDigest.getInstance("SM3", provider);
+            fresh.update(message, 0, message.length / 2);
+            MessageDigest copy = (MessageDigest) fresh.clone();
+            fresh.update(message, message.length / 2, message.length - message.length / 2);
+            copy.update(message, message.length / 2, message.length - message.length / 2);
+            Mac mac = Mac.getInstance("HmacSM3", provider);
+            mac.init(KEY);
+            boolean ok = Arrays.equals(expected, fresh.digest()) && Arrays.equals(expected, copy.digest())
+                    && Arrays.equals(expected, reused.digest(message))
+                    && Arrays.equals(expectedMac, mac.doFinal(message))
+                    && Arrays.equals(expectedMac, reusedMac.doFinal(message));
+            checked.incrementAndGet();
+            if (!ok) {
+                mismatches.incrementAndGet();
+            }
+        }
     }
 }
