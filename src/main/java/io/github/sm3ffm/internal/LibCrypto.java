@@ -235,12 +235,24 @@ public final class LibCrypto {
         }
     }
 
-    /** Every function the generated bindings declare: the generated X$address() accessors name them. */
+    /**
+     * Functions the bindings declare that a usable libcrypto may lack: the ENGINE API, absent from builds
+     * with {@code no-engine} and from OpenSSL 4. Their callers look them up first.
+     */
+    static final List<String> OPTIONAL_SYMBOLS = List.of("ENGINE_get_digest_engine", "ENGINE_finish");
+
+    /**
+     * Every function the generated bindings declare that libcrypto must have: the generated X$address()
+     * accessors name them.
+     */
     static List<String> boundSymbols() {
         List<String> names = new ArrayList<>();
         for (Method m : OpenSSL.class.getDeclaredMethods()) {
             if (m.getName().endsWith("$address") && m.getParameterCount() == 0) {
-                names.add(m.getName().substring(0, m.getName().length() - "$address".length()));
+                String name = m.getName().substring(0, m.getName().length() - "$address".length());
+                if (!OPTIONAL_SYMBOLS.contains(name)) {
+                    names.add(name);
+                }
             }
         }
         return names;

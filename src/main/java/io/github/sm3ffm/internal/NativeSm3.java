@@ -10,12 +10,17 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.security.ProviderException;
 
-/** An SM3 message stream over pooled {@code EVP_MD_CTX}s (see {@link NativeStream}). */
+/**
+ * An SM3 message stream over pooled native contexts (see {@link NativeStream}): the provider's own SM3
+ * contexts called directly where {@link DirectSm3} allows it, else {@code EVP_MD_CTX}s.
+ */
 final class NativeSm3 extends NativeStream<NativeSm3.Context> {
     static final int DIGEST_LENGTH = 32;
 
@@ -30,6 +35,10 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
             EVP_DigestFinal_ex$address(), EVP_DigestFinal_ex$descriptor(), Linker.Option.critical(false));
     private static final MethodHandle INIT_CRITICAL = LINKER.downcallHandle(
             EVP_DigestInit_ex2$address(), EVP_DigestInit_ex2$descriptor(), Linker.Option.critical(false));
+
+    /** Whether contexts are the provider's own (see {@link DirectSm3}), else {@code EVP_MD_CTX}s. */
+    private static final boolean DIRECT = DirectSm3.ENABLED;
+    private static final String UPDATE_NAME = DIRECT ? "SM3 update" : "EVP_DigestUpdate";
 
     /** Contexts for the {@code EVP_MD} that the loader fetched once; created on first use of SM3. */
     private static final class Pool {
@@ -51,24 +60,58 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
     static final class Context extends PooledContext {
         final MemorySegment ctx;
 
+        // Where the provider's final reports the length it wrote: just past the digest, in staging.
+        final MemorySegment writtenLength;
+
         private Context(MemorySegment ctx, MemorySegment staging) {
             super(staging);
             this.ctx = ctx;
+            this.writtenLength = staging.asSlice(DIGEST_LENGTH, JAVA_LONG.byteSize());
+        }
+
+        /** Pairs a provider context that dupctx made with a new staging buffer. */
+        static Context wrap(MemorySegment ctx) {
+            try {
+                return new Context(ctx, allocateStaging());
+            } catch (ProviderException e) {
+                try {
+                    DirectSm3.FREECTX.invokeExact(ctx);
+                } catch (Throwable t) {
+                    e.addSuppressed(t);
+                }
+                throw e;
+            }
         }
 
         static Context allocate() {
             MemorySegment staging = allocateStaging();
-            MemorySegment ctx = EVP_MD_CTX_new();
+            MemorySegment ctx = DIRECT ? newProviderContext() : EVP_MD_CTX_new();
             if (ctx.equals(MemorySegment.NULL)) {
                 freeStaging(staging);
-                throw OpenSSLErrors.failure("EVP_MD_CTX_new");
+                throw OpenSSLErrors.failure(DIRECT ? "SM3 newctx" : "EVP_MD_CTX_new");
             }
             return new Context(ctx, staging);
         }
 
+        private static MemorySegment newProviderContext() {
+            try {
+                return (MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX);
+            } catch (Throwable t) {
+                throw PooledContext.rethrow(t);
+            }
+        }
+
         @Override
         void freeContext() {
-            EVP_MD_CTX_free(ctx);
+            if (DIRECT) {
+                try {
+                    DirectSm3.FREECTX.invokeExact(ctx);
+                } catch (Throwable t) {
+                    throw PooledContext.rethrow(t);
+                }
+            } else {
+                EVP_MD_CTX_free(ctx);
+            }
         }
     }
 
@@ -86,6 +129,19 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
 
     @Override
     Context copyOf(Context c) {
+        if (DIRECT) {
+            // The provider's dupctx makes a new context (3.0 has no copy into an existing one).
+            MemorySegment dup;
+            try {
+                dup = (MemorySegment) DirectSm3.DUPCTX.invokeExact(c.ctx);
+            } catch (Throwable t) {
+                throw PooledContext.rethrow(t);
+            }
+            if (dup.equals(MemorySegment.NULL)) {
+                throw OpenSSLErrors.failure("SM3 dupctx");
+            }
+            return Context.wrap(dup);
+        }
         Context n = pool().acquire();
         if (EVP_MD_CTX_copy_ex(n.ctx, c.ctx) != 1) {
             n.free();
@@ -98,11 +154,12 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
     void start(Context c, boolean fresh) {
         int rc;
         try {
-            rc = (int) INIT_CRITICAL.invokeExact(c.ctx, md, MemorySegment.NULL);
+            rc = DIRECT ? (int) DirectSm3.INIT.invokeExact(c.ctx, MemorySegment.NULL)
+                    : (int) INIT_CRITICAL.invokeExact(c.ctx, md, MemorySegment.NULL);
         } catch (Throwable t) {
             throw PooledContext.rethrow(t);
         }
-        PooledContext.check(rc, "EVP_DigestInit_ex2");
+        PooledContext.check(rc, DIRECT ? "SM3 init" : "EVP_DigestInit_ex2");
     }
 
     @Override
@@ -111,11 +168,15 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
         try {
             // Into the staging buffer, then copied: a heap segment for out would be an allocation that
             // escape analysis does not reliably remove behind this many frames.
-            rc = (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, MemorySegment.NULL);
+            rc = DIRECT ? (int) DirectSm3.FINAL.invokeExact(c.ctx, c.staging, c.writtenLength, (long) DIGEST_LENGTH)
+                    : (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, MemorySegment.NULL);
         } catch (Throwable t) {
             throw PooledContext.rethrow(t);
         }
-        PooledContext.check(rc, "EVP_DigestFinal_ex");
+        PooledContext.check(rc, DIRECT ? "SM3 final" : "EVP_DigestFinal_ex");
+        if (DIRECT && c.writtenLength.get(JAVA_LONG, 0) != DIGEST_LENGTH) {
+            throw new ProviderException("SM3 final wrote " + c.writtenLength.get(JAVA_LONG, 0) + " bytes");
+        }
         MemorySegment.copy(c.staging, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
     }
 
@@ -123,11 +184,12 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
     void feedCritical(Context c, MemorySegment data, long len) {
         int rc;
         try {
-            rc = (int) UPDATE_CRITICAL.invokeExact(c.ctx, data, len);
+            rc = DIRECT ? (int) DirectSm3.UPDATE_CRITICAL.invokeExact(c.ctx, data, len)
+                    : (int) UPDATE_CRITICAL.invokeExact(c.ctx, data, len);
         } catch (Throwable t) {
             throw PooledContext.rethrow(t);
         }
-        PooledContext.check(rc, "EVP_DigestUpdate");
+        PooledContext.check(rc, UPDATE_NAME);
     }
 
     @Override
@@ -135,22 +197,24 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
         int rc;
         try {
             // Wrapped here, beside the downcall, so that escape analysis can drop the segment objects.
-            rc = (int) UPDATE_CRITICAL.invokeExact(c.ctx, MemorySegment.ofArray(data).asSlice(offset, len),
-                    (long) len);
+            MemorySegment slice = MemorySegment.ofArray(data).asSlice(offset, len);
+            rc = DIRECT ? (int) DirectSm3.UPDATE_CRITICAL.invokeExact(c.ctx, slice, (long) len)
+                    : (int) UPDATE_CRITICAL.invokeExact(c.ctx, slice, (long) len);
         } catch (Throwable t) {
             throw PooledContext.rethrow(t);
         }
-        PooledContext.check(rc, "EVP_DigestUpdate");
+        PooledContext.check(rc, UPDATE_NAME);
     }
 
     @Override
     void feedLong(Context c, MemorySegment data) {
         int rc;
         try {
-            rc = (int) UPDATE.invokeExact(c.ctx, data, data.byteSize());
+            rc = DIRECT ? (int) DirectSm3.UPDATE.invokeExact(c.ctx, data, data.byteSize())
+                    : (int) UPDATE.invokeExact(c.ctx, data, data.byteSize());
         } catch (Throwable t) {
             throw PooledContext.rethrow(t);
         }
-        PooledContext.check(rc, "EVP_DigestUpdate");
+        PooledContext.check(rc, UPDATE_NAME);
     }
 }

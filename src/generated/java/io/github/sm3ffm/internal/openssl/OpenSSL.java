@@ -77,6 +77,78 @@ public class OpenSSL {
     public static int OPENSSL_VERSION() {
         return OPENSSL_VERSION;
     }
+    private static final int OSSL_OP_DIGEST = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_OP_DIGEST 1
+     * }
+     */
+    public static int OSSL_OP_DIGEST() {
+        return OSSL_OP_DIGEST;
+    }
+    private static final int OSSL_FUNC_DIGEST_NEWCTX = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_FUNC_DIGEST_NEWCTX 1
+     * }
+     */
+    public static int OSSL_FUNC_DIGEST_NEWCTX() {
+        return OSSL_FUNC_DIGEST_NEWCTX;
+    }
+    private static final int OSSL_FUNC_DIGEST_INIT = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_FUNC_DIGEST_INIT 2
+     * }
+     */
+    public static int OSSL_FUNC_DIGEST_INIT() {
+        return OSSL_FUNC_DIGEST_INIT;
+    }
+    private static final int OSSL_FUNC_DIGEST_UPDATE = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_FUNC_DIGEST_UPDATE 3
+     * }
+     */
+    public static int OSSL_FUNC_DIGEST_UPDATE() {
+        return OSSL_FUNC_DIGEST_UPDATE;
+    }
+    private static final int OSSL_FUNC_DIGEST_FINAL = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_FUNC_DIGEST_FINAL 4
+     * }
+     */
+    public static int OSSL_FUNC_DIGEST_FINAL() {
+        return OSSL_FUNC_DIGEST_FINAL;
+    }
+    private static final int OSSL_FUNC_DIGEST_FREECTX = (int)6L;
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_FUNC_DIGEST_FREECTX 6
+     * }
+     */
+    public static int OSSL_FUNC_DIGEST_FREECTX() {
+        return OSSL_FUNC_DIGEST_FREECTX;
+    }
+    private static final int OSSL_FUNC_DIGEST_DUPCTX = (int)7L;
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_FUNC_DIGEST_DUPCTX 7
+     * }
+     */
+    public static int OSSL_FUNC_DIGEST_DUPCTX() {
+        return OSSL_FUNC_DIGEST_DUPCTX;
+    }
+    private static final int NID_sm3 = (int)1143L;
+    /**
+     * {@snippet lang=c :
+     * #define NID_sm3 1143
+     * }
+     */
+    public static int NID_sm3() {
+        return NID_sm3;
+    }
 
     private static class OpenSSL_version_num {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
@@ -659,6 +731,64 @@ public class OpenSSL {
                 traceDowncall("OSSL_PARAM_construct_end", allocator);
             }
             return (MemorySegment)mh$.invokeExact(allocator);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_MD_get0_provider {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_MD_get0_provider");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * const OSSL_PROVIDER *EVP_MD_get0_provider(const EVP_MD *md)
+     * }
+     */
+    public static FunctionDescriptor EVP_MD_get0_provider$descriptor() {
+        return EVP_MD_get0_provider.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * const OSSL_PROVIDER *EVP_MD_get0_provider(const EVP_MD *md)
+     * }
+     */
+    public static MethodHandle EVP_MD_get0_provider$handle() {
+        return EVP_MD_get0_provider.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * const OSSL_PROVIDER *EVP_MD_get0_provider(const EVP_MD *md)
+     * }
+     */
+    public static MemorySegment EVP_MD_get0_provider$address() {
+        return EVP_MD_get0_provider.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * const OSSL_PROVIDER *EVP_MD_get0_provider(const EVP_MD *md)
+     * }
+     */
+    public static MemorySegment EVP_MD_get0_provider(MemorySegment md) {
+        var mh$ = EVP_MD_get0_provider.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_MD_get0_provider", md);
+            }
+            return (MemorySegment)mh$.invokeExact(md);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
@@ -2292,6 +2422,357 @@ public class OpenSSL {
                 traceDowncall("EVP_KDF_derive", ctx, key, keylen, params);
             }
             return (int)mh$.invokeExact(ctx, key, keylen, params);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PROVIDER_query_operation {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PROVIDER_query_operation");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * const OSSL_ALGORITHM *OSSL_PROVIDER_query_operation(const OSSL_PROVIDER *prov, int operation_id, int *no_cache)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PROVIDER_query_operation$descriptor() {
+        return OSSL_PROVIDER_query_operation.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * const OSSL_ALGORITHM *OSSL_PROVIDER_query_operation(const OSSL_PROVIDER *prov, int operation_id, int *no_cache)
+     * }
+     */
+    public static MethodHandle OSSL_PROVIDER_query_operation$handle() {
+        return OSSL_PROVIDER_query_operation.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * const OSSL_ALGORITHM *OSSL_PROVIDER_query_operation(const OSSL_PROVIDER *prov, int operation_id, int *no_cache)
+     * }
+     */
+    public static MemorySegment OSSL_PROVIDER_query_operation$address() {
+        return OSSL_PROVIDER_query_operation.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * const OSSL_ALGORITHM *OSSL_PROVIDER_query_operation(const OSSL_PROVIDER *prov, int operation_id, int *no_cache)
+     * }
+     */
+    public static MemorySegment OSSL_PROVIDER_query_operation(MemorySegment prov, int operation_id, MemorySegment no_cache) {
+        var mh$ = OSSL_PROVIDER_query_operation.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PROVIDER_query_operation", prov, operation_id, no_cache);
+            }
+            return (MemorySegment)mh$.invokeExact(prov, operation_id, no_cache);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PROVIDER_unquery_operation {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PROVIDER_unquery_operation");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void OSSL_PROVIDER_unquery_operation(const OSSL_PROVIDER *prov, int operation_id, const OSSL_ALGORITHM *algs)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PROVIDER_unquery_operation$descriptor() {
+        return OSSL_PROVIDER_unquery_operation.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void OSSL_PROVIDER_unquery_operation(const OSSL_PROVIDER *prov, int operation_id, const OSSL_ALGORITHM *algs)
+     * }
+     */
+    public static MethodHandle OSSL_PROVIDER_unquery_operation$handle() {
+        return OSSL_PROVIDER_unquery_operation.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void OSSL_PROVIDER_unquery_operation(const OSSL_PROVIDER *prov, int operation_id, const OSSL_ALGORITHM *algs)
+     * }
+     */
+    public static MemorySegment OSSL_PROVIDER_unquery_operation$address() {
+        return OSSL_PROVIDER_unquery_operation.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void OSSL_PROVIDER_unquery_operation(const OSSL_PROVIDER *prov, int operation_id, const OSSL_ALGORITHM *algs)
+     * }
+     */
+    public static void OSSL_PROVIDER_unquery_operation(MemorySegment prov, int operation_id, MemorySegment algs) {
+        var mh$ = OSSL_PROVIDER_unquery_operation.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PROVIDER_unquery_operation", prov, operation_id, algs);
+            }
+            mh$.invokeExact(prov, operation_id, algs);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PROVIDER_get0_provider_ctx {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PROVIDER_get0_provider_ctx");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void *OSSL_PROVIDER_get0_provider_ctx(const OSSL_PROVIDER *prov)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PROVIDER_get0_provider_ctx$descriptor() {
+        return OSSL_PROVIDER_get0_provider_ctx.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void *OSSL_PROVIDER_get0_provider_ctx(const OSSL_PROVIDER *prov)
+     * }
+     */
+    public static MethodHandle OSSL_PROVIDER_get0_provider_ctx$handle() {
+        return OSSL_PROVIDER_get0_provider_ctx.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void *OSSL_PROVIDER_get0_provider_ctx(const OSSL_PROVIDER *prov)
+     * }
+     */
+    public static MemorySegment OSSL_PROVIDER_get0_provider_ctx$address() {
+        return OSSL_PROVIDER_get0_provider_ctx.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void *OSSL_PROVIDER_get0_provider_ctx(const OSSL_PROVIDER *prov)
+     * }
+     */
+    public static MemorySegment OSSL_PROVIDER_get0_provider_ctx(MemorySegment prov) {
+        var mh$ = OSSL_PROVIDER_get0_provider_ctx.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PROVIDER_get0_provider_ctx", prov);
+            }
+            return (MemorySegment)mh$.invokeExact(prov);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class OSSL_PROVIDER_get0_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("OSSL_PROVIDER_get0_name");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * const char *OSSL_PROVIDER_get0_name(const OSSL_PROVIDER *prov)
+     * }
+     */
+    public static FunctionDescriptor OSSL_PROVIDER_get0_name$descriptor() {
+        return OSSL_PROVIDER_get0_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * const char *OSSL_PROVIDER_get0_name(const OSSL_PROVIDER *prov)
+     * }
+     */
+    public static MethodHandle OSSL_PROVIDER_get0_name$handle() {
+        return OSSL_PROVIDER_get0_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * const char *OSSL_PROVIDER_get0_name(const OSSL_PROVIDER *prov)
+     * }
+     */
+    public static MemorySegment OSSL_PROVIDER_get0_name$address() {
+        return OSSL_PROVIDER_get0_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * const char *OSSL_PROVIDER_get0_name(const OSSL_PROVIDER *prov)
+     * }
+     */
+    public static MemorySegment OSSL_PROVIDER_get0_name(MemorySegment prov) {
+        var mh$ = OSSL_PROVIDER_get0_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("OSSL_PROVIDER_get0_name", prov);
+            }
+            return (MemorySegment)mh$.invokeExact(prov);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ENGINE_finish {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("ENGINE_finish");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int ENGINE_finish(ENGINE *e)
+     * }
+     */
+    public static FunctionDescriptor ENGINE_finish$descriptor() {
+        return ENGINE_finish.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int ENGINE_finish(ENGINE *e)
+     * }
+     */
+    public static MethodHandle ENGINE_finish$handle() {
+        return ENGINE_finish.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int ENGINE_finish(ENGINE *e)
+     * }
+     */
+    public static MemorySegment ENGINE_finish$address() {
+        return ENGINE_finish.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int ENGINE_finish(ENGINE *e)
+     * }
+     */
+    public static int ENGINE_finish(MemorySegment e) {
+        var mh$ = ENGINE_finish.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ENGINE_finish", e);
+            }
+            return (int)mh$.invokeExact(e);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class ENGINE_get_digest_engine {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_INT
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("ENGINE_get_digest_engine");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * ENGINE *ENGINE_get_digest_engine(int nid)
+     * }
+     */
+    public static FunctionDescriptor ENGINE_get_digest_engine$descriptor() {
+        return ENGINE_get_digest_engine.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * ENGINE *ENGINE_get_digest_engine(int nid)
+     * }
+     */
+    public static MethodHandle ENGINE_get_digest_engine$handle() {
+        return ENGINE_get_digest_engine.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * ENGINE *ENGINE_get_digest_engine(int nid)
+     * }
+     */
+    public static MemorySegment ENGINE_get_digest_engine$address() {
+        return ENGINE_get_digest_engine.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ENGINE *ENGINE_get_digest_engine(int nid)
+     * }
+     */
+    public static MemorySegment ENGINE_get_digest_engine(int nid) {
+        var mh$ = ENGINE_get_digest_engine.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("ENGINE_get_digest_engine", nid);
+            }
+            return (MemorySegment)mh$.invokeExact(nid);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
