@@ -47,6 +47,12 @@ public class CallPatternBenchmark extends ProviderBenchmark {
         return MessageDigest.getInstance("SM3", jcaProvider).digest(message);
     }
 
+    /** The part of {@link #newDigest} that hashes nothing: the JCA lookup and a new engine. */
+    @Benchmark
+    public MessageDigest getInstanceOnly() throws GeneralSecurityException {
+        return MessageDigest.getInstance("SM3", jcaProvider);
+    }
+
     @Benchmark
     public byte[] reusedMac() {
         return mac.doFinal(message);

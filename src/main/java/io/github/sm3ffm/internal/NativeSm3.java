@@ -58,7 +58,8 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
 
     /** One {@code EVP_MD_CTX} and its staging buffer. */
     static final class Context extends PooledContext {
-        final MemorySegment ctx;
+        /** The native context; in direct mode a clone replaces it with the provider's copy. */
+        MemorySegment ctx;
 
         // Where the provider's final reports the length it wrote: just past the digest, in staging.
         final MemorySegment writtenLength;
@@ -69,19 +70,7 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
             this.writtenLength = staging.asSlice(DIGEST_LENGTH, JAVA_LONG.byteSize());
         }
 
-        /** Pairs a provider context that dupctx made with a new staging buffer. */
-        static Context wrap(MemorySegment ctx) {
-            try {
-                return new Context(ctx, allocateStaging());
-            } catch (ProviderException e) {
-                try {
-                    DirectSm3.FREECTX.invokeExact(ctx);
-                } catch (Throwable t) {
-                    e.addSuppressed(t);
-                }
-                throw e;
-            }
-        }
+
 
         static Context allocate() {
             MemorySegment staging = allocateStaging();
@@ -104,11 +93,7 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
         @Override
         void freeContext() {
             if (DIRECT) {
-                try {
-                    DirectSm3.FREECTX.invokeExact(ctx);
-                } catch (Throwable t) {
-                    throw PooledContext.rethrow(t);
-                }
+                freeProviderContext(ctx);
             } else {
                 EVP_MD_CTX_free(ctx);
             }
@@ -127,6 +112,14 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
         return n;
     }
 
+    private static void freeProviderContext(MemorySegment ctx) {
+        try {
+            DirectSm3.FREECTX.invokeExact(ctx);
+        } catch (Throwable t) {
+            throw PooledContext.rethrow(t);
+        }
+    }
+
     @Override
     Context copyOf(Context c) {
         if (DIRECT) {
@@ -140,7 +133,17 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
             if (dup.equals(MemorySegment.NULL)) {
                 throw OpenSSLErrors.failure("SM3 dupctx");
             }
-            return Context.wrap(dup);
+            // A pooled context takes the copy in place of its own: no new staging buffer per clone.
+            Context n;
+            try {
+                n = pool().acquire();
+            } catch (RuntimeException e) {
+                freeProviderContext(dup);
+                throw e;
+            }
+            freeProviderContext(n.ctx);
+            n.ctx = dup;
+            return n;
         }
         Context n = pool().acquire();
         if (EVP_MD_CTX_copy_ex(n.ctx, c.ctx) != 1) {
