@@ -65,13 +65,15 @@ public final class SM3Provider extends Provider {
         return SM3Digest.unavailability().map(Exception.class::cast);
     }
 
+    /** Every service, and the libcrypto that computes them (or why none can). */
     private static String info() {
+        String services = "SM3 MessageDigest, HmacSM3 Mac and KeyGenerator, PBKDF2WithHmacSM3 SecretKeyFactory";
         try {
-            return "SM3 message digest from " + LibCrypto.version() + " (" + LibCrypto.path()
-                    + ") through the FFM API";
+            String query = LibCrypto.propertyQuery();
+            return services + " from " + LibCrypto.version() + " (" + LibCrypto.path() + ")"
+                    + (query == null ? "" : ", properties \"" + query + "\"") + " through the FFM API";
         } catch (LibCryptoUnavailableException e) {
-            return "SM3 message digest from OpenSSL 3 libcrypto through the FFM API (unavailable: "
-                    + e.getMessage() + ")";
+            return services + " from OpenSSL libcrypto through the FFM API (unavailable: " + e.getMessage() + ")";
         }
     }
 

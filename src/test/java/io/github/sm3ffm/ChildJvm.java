@@ -53,14 +53,24 @@ public final class ChildJvm {
         return java(env, command);
     }
 
-    /** Runs the test JDK's java with exactly these arguments. */
+    /**
+     * Runs the test JDK's java with these arguments, preceded by this JVM's choice of libcrypto
+     * ({@code -Dsm3ffm.libcrypto.path}, as {@code mvn verify -Dsm3ffm.test.libcrypto=...} sets it) unless
+     * the arguments name one themselves: the whole suite then runs against that library.
+     */
     public static Result java(Map<String, String> env, List<String> arguments)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable().toString());
+        String library = System.getProperty(LIBCRYPTO_PROPERTY, "");
+        if (!library.isBlank() && arguments.stream().noneMatch(a -> a.startsWith("-D" + LIBCRYPTO_PROPERTY + "="))) {
+            command.add("-D" + LIBCRYPTO_PROPERTY + "=" + library);
+        }
         command.addAll(arguments);
         return exec(env, command, 300);
     }
+
+    private static final String LIBCRYPTO_PROPERTY = "sm3ffm.libcrypto.path";
 
     public static Result exec(Map<String, String> env, List<String> command, int timeoutSeconds)
             throws IOException, InterruptedException {

@@ -168,6 +168,42 @@ class PBKDF2HmacSM3Test {
     }
 
     @Test
+    void aDestroyedKeyAnswersAsTheJdksPbeKeyDoes() throws Exception {
+        PBEKeySpec spec = new PBEKeySpec("pw".toCharArray(), SALT, 10, 256);
+        SecretKey ours1 = ours().generateSecret(spec);
+        SecretKey ours2 = ours().generateSecret(spec);
+        // The JDK's own destroyable PBE key, beside ours: both answer the same questions the same way.
+        SecretKeyFactory jdkFactory = SecretKeyFactory.getInstance("PBEWithHmacSHA256AndAES_128", "SunJCE");
+        SecretKey jdk1 = jdkFactory.generateSecret(new PBEKeySpec("pw".toCharArray()));
+        SecretKey jdk2 = jdkFactory.generateSecret(new PBEKeySpec("pw".toCharArray()));
+        for (SecretKey[] pair : new SecretKey[][] {{ours1, ours2}, {jdk1, jdk2}}) {
+            SecretKey destroyed = pair[0];
+            SecretKey alive = pair[1];
+            assertEquals(alive, destroyed, alive.getClass().getName());
+            destroyed.destroy();
+            String what = destroyed.getClass().getName();
+            assertTrue(destroyed.isDestroyed(), what);
+            assertNotEquals(alive, destroyed, what);
+            assertNotEquals(destroyed, alive, what);
+            assertEquals(destroyed, destroyed, what);
+            assertEquals(destroyed.hashCode(), destroyed.hashCode(), what);
+            assertEquals("RAW", destroyed.getFormat(), what);
+            assertTrue(destroyed.getAlgorithm().startsWith("PB"), what);
+        }
+        PBEKey pbe = (PBEKey) ours1;
+        assertArrayEquals(SALT, pbe.getSalt());
+        assertEquals(10, pbe.getIterationCount());
+        // Here ours follows javax.security.auth.Destroyable, where the JDK returns zeroes.
+        assertThrows(IllegalStateException.class, ours1::getEncoded);
+        assertThrows(IllegalStateException.class, pbe::getPassword);
+        assertThrows(IllegalStateException.class,
+                () -> new ObjectOutputStream(new ByteArrayOutputStream()).writeObject(ours1));
+        // Two destroyed keys are not equal to each other either.
+        ours2.destroy();
+        assertNotEquals(ours1, ours2);
+    }
+
+    @Test
     void keySpecAndTranslation() throws Exception {
         SecretKeyFactory factory = ours();
         PBEKeySpec spec = new PBEKeySpec("pw".toCharArray(), SALT, 5, 128);

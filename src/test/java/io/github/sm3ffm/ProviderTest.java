@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sm3ffm.internal.LibCrypto;
 import io.github.sm3ffm.probe.ProviderProbe;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,11 +21,15 @@ class ProviderTest {
     private static final String SM3_ABC = "sm3=66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0";
 
     @Test
-    void describesItselfAndTheOpenSslInUse() {
+    void describesItselfAndTheOpenSslInUse() throws Exception {
         SM3Provider p = new SM3Provider();
         assertEquals("SM3FFM", p.getName());
         assertEquals(System.getProperty("sm3ffm.project.version"), p.getVersionStr());
-        assertTrue(p.getInfo().contains("OpenSSL 3."), p.getInfo());
+        assertTrue(p.getInfo().contains(LibCrypto.version()), p.getInfo());
+        for (String service : List.of("SM3 MessageDigest", "HmacSM3 Mac", "KeyGenerator", "PBKDF2WithHmacSM3")) {
+            assertTrue(p.getInfo().contains(service), service + " not named in " + p.getInfo());
+        }
+        assertTrue(p.getInfo().contains(LibCrypto.path().toString()), p.getInfo());
         assertTrue(SM3Provider.isAvailable());
         assertTrue(SM3Provider.unavailability().isEmpty());
         Provider.Service s = p.getService("MessageDigest", "SM3");
@@ -71,6 +76,21 @@ class ProviderTest {
                 Map.of("OPENSSL_CONF", ChildJvm.vectors().resolve("base-only.cnf").toString()), List.of(),
                 ProviderProbe.class, "unavailable");
         assertUnavailable(r, "unsupported");
+    }
+
+    @Test
+    void disablingEveryNameOfSm3BlocksItWhateverNameIsAskedFor(@TempDir Path dir) throws Exception {
+        // The JDK checks the name asked for, and maps OIDs to names only through its own table, which has
+        // no SM3: an administrator lists the OID names too (README, "Using it").
+        Path security = dir.resolve("disabled.security");
+        Files.writeString(security, "jdk.crypto.disabledAlgorithms=MessageDigest.SM3, "
+                + "MessageDigest.1.2.156.10197.1.401, MessageDigest.OID.1.2.156.10197.1.401\n");
+        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-Djava.security.properties=" + security),
+                ProviderProbe.class, "names");
+        assertEquals(0, r.exitCode(), r.output());
+        for (String name : List.of("SM3", "1.2.156.10197.1.401", "OID.1.2.156.10197.1.401")) {
+            assertTrue(r.output().contains(name + ": " + name + " is disabled"), r.output());
+        }
     }
 
     private static void assertUnavailable(ChildJvm.Result r, String reason) {

@@ -46,6 +46,11 @@ import java.util.function.Supplier;
 public final class LibCrypto {
     /** System property naming the exact libcrypto file to use; no other candidate is tried then. */
     public static final String PATH_PROPERTY = "sm3ffm.libcrypto.path";
+    /**
+     * System property: an OpenSSL property query (property(7)), such as {@code provider=mycard}, passed to
+     * every fetch (SM3, HMAC, PBKDF2) and to the digest HMAC and PBKDF2 fetch inside; blank means none.
+     */
+    public static final String PROPERTIES_PROPERTY = "sm3ffm.properties";
 
     private static final long OPENSSL_3_0_0 = 0x3000_0000L;
     private static final int SM3_DIGEST_LENGTH = 32;
@@ -60,6 +65,36 @@ public final class LibCrypto {
     // Holder idiom: the first caller pays for loading, and load() catches everything it can throw.
     private static final class Loaded {
         static final Outcome OUTCOME = load();
+    }
+
+    /** The property query of {@value #PROPERTIES_PROPERTY}, or null; read once. */
+    public static String propertyQuery() {
+        return Query.VALUE;
+    }
+
+    private static final class Query {
+        static final String VALUE = read();
+
+        private static String read() {
+            String q = System.getProperty(PROPERTIES_PROPERTY);
+            return q == null || q.isBlank() ? null : q.trim();
+        }
+    }
+
+    /** The query as a C string (NULL when there is none), valid for the JVM's life. */
+    static MemorySegment propertyQueryString() {
+        return NativeQuery.STRING;
+    }
+
+    private static final class NativeQuery {
+        static final MemorySegment STRING = Query.VALUE == null ? MemorySegment.NULL
+                : Arena.global().allocateFrom(Query.VALUE);
+    }
+
+    /** How a fetch call reads in messages, e.g. {@code EVP_MD_fetch(NULL, "SM3", "provider=x")}. */
+    private static String call(String function, String algorithm) {
+        return function + "(NULL, \"" + algorithm + "\", "
+                + (Query.VALUE == null ? "NULL" : "\"" + Query.VALUE + "\"") + ")";
     }
 
     /** Whether libcrypto was found and gave SM3. */
@@ -100,13 +135,13 @@ public final class LibCrypto {
     }
 
     private static final class Hmac {
-        static final Fetched FETCHED = fetch("HMAC", "EVP_MAC_fetch(NULL, \"HMAC\", NULL)",
-                () -> EVP_MAC_fetch(MemorySegment.NULL, OSSL_MAC_NAME_HMAC(), MemorySegment.NULL));
+        static final Fetched FETCHED = fetch("HMAC", call("EVP_MAC_fetch", "HMAC"),
+                () -> EVP_MAC_fetch(MemorySegment.NULL, OSSL_MAC_NAME_HMAC(), propertyQueryString()));
     }
 
     private static final class Pbkdf2 {
-        static final Fetched FETCHED = fetch("PBKDF2", "EVP_KDF_fetch(NULL, \"PBKDF2\", NULL)",
-                () -> EVP_KDF_fetch(MemorySegment.NULL, OSSL_KDF_NAME_PBKDF2(), MemorySegment.NULL));
+        static final Fetched FETCHED = fetch("PBKDF2", call("EVP_KDF_fetch", "PBKDF2"),
+                () -> EVP_KDF_fetch(MemorySegment.NULL, OSSL_KDF_NAME_PBKDF2(), propertyQueryString()));
     }
 
     private static Fetched fetch(String algorithm, String call, Supplier<MemorySegment> fetcher) {
@@ -145,6 +180,10 @@ public final class LibCrypto {
         List<String> tried = new ArrayList<>();
         Throwable lastCause = null;
         String explicit = System.getProperty(PATH_PROPERTY);
+        if (explicit != null && explicit.isBlank()) {
+            // Blank means unset, so a build can pass an empty value through without choosing a library.
+            explicit = null;
+        }
         for (String candidate : explicit != null ? List.of(explicit) : defaultNames()) {
             String label = explicit != null ? PATH_PROPERTY + "=" + candidate : candidate;
             try {
@@ -168,13 +207,17 @@ public final class LibCrypto {
         return new Outcome(null, null, null, new LibCryptoUnavailableException(message, lastCause));
     }
 
+    /**
+     * The newest ABI first: a system that has both OpenSSL 4 and 3 installed keeps 3 for older programs,
+     * and 4 is the one its distribution moved to. Runtime-only systems ship the versioned files without
+     * the development symlink, which comes last.
+     */
     private static List<String> defaultNames() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         if (os.contains("mac")) {
-            return List.of("libcrypto.3.dylib", "libcrypto.dylib");
+            return List.of("libcrypto.4.dylib", "libcrypto.3.dylib", "libcrypto.dylib");
         }
-        // Runtime-only systems ship libcrypto.so.3 without the development symlink libcrypto.so.
-        return List.of("libcrypto.so.3", "libcrypto.so");
+        return List.of("libcrypto.so.4", "libcrypto.so.3", "libcrypto.so");
     }
 
     /** Opens a candidate privately, checks it, and returns the absolute file to bind the bindings to. */
@@ -287,11 +330,11 @@ public final class LibCrypto {
         ERR_clear_error();
         MemorySegment md;
         try (Arena arena = Arena.ofConfined()) {
-            md = EVP_MD_fetch(MemorySegment.NULL, arena.allocateFrom("SM3"), MemorySegment.NULL);
+            md = EVP_MD_fetch(MemorySegment.NULL, arena.allocateFrom("SM3"), propertyQueryString());
         }
         if (md.equals(MemorySegment.NULL)) {
             throw new LibCryptoUnavailableException(
-                    where + " cannot give SM3: EVP_MD_fetch(NULL, \"SM3\", NULL) failed: " + OpenSSLErrors.drain(),
+                    where + " cannot give SM3: " + call("EVP_MD_fetch", "SM3") + " failed: " + OpenSSLErrors.drain(),
                     null);
         }
         int size = EVP_MD_get_size(md);

@@ -13,6 +13,7 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_update$address;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_update$descriptor;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_cleanse;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_MAC_PARAM_DIGEST;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_MAC_PARAM_PROPERTIES;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_end;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_utf8_string;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -123,10 +124,15 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
     }
 
     private static MemorySegment digestParams(Arena arena) {
-        MemorySegment params = ossl_param_st.allocateArray(2, arena);
+        MemorySegment params = ossl_param_st.allocateArray(3, arena);
         // Each struct-returning call writes its OSSL_PARAM into the next element.
         SegmentAllocator next = SegmentAllocator.slicingAllocator(params);
         OSSL_PARAM_construct_utf8_string(next, OSSL_MAC_PARAM_DIGEST(), arena.allocateFrom("SM3"), 0);
+        MemorySegment query = LibCrypto.propertyQueryString();
+        if (!query.equals(MemorySegment.NULL)) {
+            // The SM3 inside HMAC comes from the same providers as everything else.
+            OSSL_PARAM_construct_utf8_string(next, OSSL_MAC_PARAM_PROPERTIES(), query, 0);
+        }
         OSSL_PARAM_construct_end(next);
         return params;
     }

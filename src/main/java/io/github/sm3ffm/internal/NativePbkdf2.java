@@ -5,6 +5,7 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_new;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_derive;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_cleanse;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_DIGEST;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PROPERTIES;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_ITER;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PASSWORD;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PKCS5;
@@ -47,7 +48,7 @@ final class NativePbkdf2 {
             MemorySegment out = arena.allocate(length);
             try {
                 MemorySegment.copy(password, 0, pass, JAVA_BYTE, 0, password.length);
-                MemorySegment params = ossl_param_st.allocateArray(6, arena);
+                MemorySegment params = ossl_param_st.allocateArray(7, arena);
                 // Each struct-returning call writes its OSSL_PARAM into the next element.
                 SegmentAllocator next = SegmentAllocator.slicingAllocator(params);
                 OSSL_PARAM_construct_octet_string(next, OSSL_KDF_PARAM_PASSWORD(), pass, password.length);
@@ -56,6 +57,11 @@ final class NativePbkdf2 {
                 OSSL_PARAM_construct_uint(next, OSSL_KDF_PARAM_ITER(), arena.allocateFrom(JAVA_INT, iterations));
                 OSSL_PARAM_construct_utf8_string(next, OSSL_KDF_PARAM_DIGEST(), arena.allocateFrom("SM3"), 0);
                 OSSL_PARAM_construct_int(next, OSSL_KDF_PARAM_PKCS5(), arena.allocateFrom(JAVA_INT, 1));
+                MemorySegment query = LibCrypto.propertyQueryString();
+                if (!query.equals(MemorySegment.NULL)) {
+                    // The HMAC-SM3 inside comes from the same providers as everything else.
+                    OSSL_PARAM_construct_utf8_string(next, OSSL_KDF_PARAM_PROPERTIES(), query, 0);
+                }
                 OSSL_PARAM_construct_end(next);
                 derive(kdf, out, params);
                 MemorySegment.copy(out, JAVA_BYTE, 0, key, 0, length);

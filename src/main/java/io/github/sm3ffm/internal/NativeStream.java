@@ -57,7 +57,7 @@ import java.util.concurrent.locks.LockSupport;
 abstract class NativeStream<C extends PooledContext> {
     static final int DIRECT_THRESHOLD = STAGING_SIZE;
     static final int CRITICAL_CHUNK = 64 * 1024;
-    static final int FIRST_PENDING = 64;
+    static final int FIRST_PENDING = 32;
 
     private static final VarHandle BUSY;
 
@@ -120,6 +120,12 @@ abstract class NativeStream<C extends PooledContext> {
             if (p != null && len <= p.length - s) {
                 System.arraycopy(input, offset, p, s, len);
                 pendingLen = s + len;
+            } else if (p == null) {
+                // A new stream's first bytes: only heap is touched, so no guard is needed here either.
+                p = new byte[capacityFor(len)];
+                System.arraycopy(input, offset, p, 0, len);
+                pending = p;
+                pendingLen = len;
             } else {
                 stageLocked(input, offset, len);
             }
@@ -322,6 +328,15 @@ abstract class NativeStream<C extends PooledContext> {
         } finally {
             exit();
         }
+    }
+
+    /** The first pending array for {@code len} bytes: a power of two from {@value #FIRST_PENDING}. */
+    private static int capacityFor(long len) {
+        int capacity = FIRST_PENDING;
+        while (capacity < len && capacity < STAGING_SIZE) {
+            capacity <<= 1;
+        }
+        return capacity;
     }
 
     // The pending array sized for s + len bytes, doubling, up to the staging size.

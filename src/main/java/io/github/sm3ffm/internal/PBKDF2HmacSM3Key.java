@@ -21,7 +21,11 @@ import javax.crypto.spec.PBEKeySpec;
  * A key derived with PBKDF2WithHmacSM3, holding what it was derived from as the JDK's own PBKDF2 keys
  * ({@code com.sun.crypto.provider.PBKDF2KeyImpl}) do, with the same checks, the same password encoding
  * (UTF-8, unpaired surrogates as '?') and the same serialized form (a {@link KeyRep} of the raw bytes).
- * {@link #destroy()} zeroes the password and the key.
+ * {@link #destroy()} zeroes the password and the key. After it, {@code equals} and {@code hashCode} answer as
+ * the JDK's {@code PBEKey} does (equal to itself only), the salt, iteration count, algorithm and format stay
+ * readable, and {@code getEncoded}, {@code getPassword} and serialization throw
+ * {@code IllegalStateException}, as {@link javax.security.auth.Destroyable} describes (the JDK's
+ * {@code PBEKey} returns the zeroed bytes instead).
  */
 final class PBKDF2HmacSM3Key implements PBEKey {
     @Serial
@@ -134,21 +138,29 @@ final class PBKDF2HmacSM3Key implements PBEKey {
         }
     }
 
+    /** From the key bytes, zeroes once destroyed (the JDK's PBE keys do the same); never throws. */
     @Override
     public int hashCode() {
         return Arrays.hashCode(key) ^ ALGORITHM.toLowerCase(Locale.ENGLISH).hashCode();
     }
 
+    /** Equal to itself only, once either key is destroyed, as the JDK's PBE keys are; never throws. */
     @Override
     public boolean equals(Object obj) {
         if (obj == this) {
             return true;
         }
-        if (!(obj instanceof SecretKey that) || !that.getAlgorithm().equalsIgnoreCase(ALGORITHM)
-                || !"RAW".equalsIgnoreCase(that.getFormat())) {
+        if (destroyed || !(obj instanceof SecretKey that) || that.isDestroyed()
+                || !that.getAlgorithm().equalsIgnoreCase(ALGORITHM) || !"RAW".equalsIgnoreCase(that.getFormat())) {
             return false;
         }
-        byte[] thatEncoded = that.getEncoded();
+        byte[] thatEncoded;
+        try {
+            thatEncoded = that.getEncoded();
+        } catch (IllegalStateException e) {
+            // Destroyed without saying so.
+            return false;
+        }
         try {
             return thatEncoded != null && MessageDigest.isEqual(key, thatEncoded);
         } finally {

@@ -18,7 +18,7 @@ class LibCryptoTest {
     void loadsSystemLibCryptoAndFetchesSm3() throws Exception {
         assertTrue(LibCrypto.isAvailable(), () -> LibCrypto.loadingError().orElseThrow().getMessage());
         assertTrue(LibCrypto.loadingError().isEmpty());
-        assertTrue(LibCrypto.version().startsWith("OpenSSL 3."), LibCrypto.version());
+        assertTrue(LibCrypto.version().matches("OpenSSL [3-9]\\..*"), LibCrypto.version());
         assertTrue(Files.isRegularFile(LibCrypto.path()), LibCrypto.path().toString());
         assertFalse(LibCrypto.sm3().equals(java.lang.foreign.MemorySegment.NULL));
         assertEquals(LibCrypto.sm3(), LibCrypto.sm3(), "SM3 is fetched once and kept");

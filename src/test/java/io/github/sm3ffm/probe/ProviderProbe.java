@@ -46,7 +46,41 @@ public final class ProviderProbe {
                 Security.addProvider(new org.bouncycastle.jce.provider.BouncyCastleProvider());
                 report(MessageDigest.getInstance("SM3"));
             }
+            case "names" -> {
+                // Every name of the digest, through the JCA's checks (jdk.crypto.disabledAlgorithms).
+                Security.addProvider(new io.github.sm3ffm.SM3Provider());
+                for (String name : new String[] {"SM3", "1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"}) {
+                    try {
+                        MessageDigest.getInstance(name);
+                        System.out.println(name + ": allowed");
+                    } catch (NoSuchAlgorithmException e) {
+                        System.out.println(name + ": " + e.getMessage());
+                    }
+                }
+            }
+            case "every-service" -> {
+                // Each service of the provider, used once, or the reason it is refused.
+                Provider p = new io.github.sm3ffm.SM3Provider();
+                System.out.println("info=" + p.getInfo());
+                byte[] abc = "abc".getBytes("US-ASCII");
+                line("digest", () -> MessageDigest.getInstance("SM3", p).digest(abc));
+                line("mac", () -> {
+                    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSM3", p);
+                    mac.init(new javax.crypto.spec.SecretKeySpec(abc, "HmacSM3"));
+                    return mac.doFinal(abc);
+                });
+                line("pbkdf2", () -> javax.crypto.SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", p)
+                        .generateSecret(new javax.crypto.spec.PBEKeySpec("pw".toCharArray(), abc, 2, 256)).getEncoded());
+            }
             default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    private static void line(String what, java.util.concurrent.Callable<byte[]> use) {
+        try {
+            System.out.println(what + "=" + HexFormat.of().formatHex(use.call()));
+        } catch (Exception e) {
+            System.out.println(what + "=" + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
 

@@ -2791,6 +2791,18 @@ public class OpenSSL {
     }
     /**
      * {@snippet lang=c :
+     * #define OSSL_MAC_PARAM_PROPERTIES "properties"
+     * }
+     */
+    public static MemorySegment OSSL_MAC_PARAM_PROPERTIES() {
+        class Holder {
+            static final MemorySegment OSSL_MAC_PARAM_PROPERTIES
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("properties");
+        }
+        return Holder.OSSL_MAC_PARAM_PROPERTIES;
+    }
+    /**
+     * {@snippet lang=c :
      * #define OSSL_MAC_NAME_HMAC "HMAC"
      * }
      */
@@ -2836,6 +2848,18 @@ public class OpenSSL {
                 = OpenSSL.LIBRARY_ARENA.allocateFrom("digest");
         }
         return Holder.OSSL_KDF_PARAM_DIGEST;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_PROPERTIES "properties"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_PROPERTIES() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_PROPERTIES
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("properties");
+        }
+        return Holder.OSSL_KDF_PARAM_PROPERTIES;
     }
     /**
      * {@snippet lang=c :
