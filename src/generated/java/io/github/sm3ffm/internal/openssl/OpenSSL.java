@@ -1321,62 +1321,6 @@ public class OpenSSL {
         }
     }
 
-    private static class EVP_sm3 {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            OpenSSL.C_POINTER    );
-
-        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_sm3");
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * const EVP_MD *EVP_sm3(void)
-     * }
-     */
-    public static FunctionDescriptor EVP_sm3$descriptor() {
-        return EVP_sm3.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * const EVP_MD *EVP_sm3(void)
-     * }
-     */
-    public static MethodHandle EVP_sm3$handle() {
-        return EVP_sm3.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * const EVP_MD *EVP_sm3(void)
-     * }
-     */
-    public static MemorySegment EVP_sm3$address() {
-        return EVP_sm3.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * const EVP_MD *EVP_sm3(void)
-     * }
-     */
-    public static MemorySegment EVP_sm3() {
-        var mh$ = EVP_sm3.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("EVP_sm3");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
     private static class EVP_MAC_fetch {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             OpenSSL.C_POINTER,
