@@ -113,7 +113,30 @@ abstract class NativeStream<C extends PooledContext> {
             p[s] = input;
             pendingLen = s + 1;
         } else {
-            stageLocked(new byte[] {input}, 0, 1);
+            stageByteLocked(input);
+        }
+    }
+
+    // The pending array is full or missing: grow it, or hand it to OpenSSL, without allocating for the byte.
+    private void stageByteLocked(byte input) {
+        enter();
+        try {
+            byte[] p = pending;
+            int s = pendingLen;
+            if (p == null || (p.length < STAGING_SIZE && s >= p.length)) {
+                p = grow(p, s, 1);
+            }
+            if (s >= p.length) {
+                flushLocked();
+                s = 0;
+            }
+            p[s] = input;
+            pendingLen = s + 1;
+        } catch (ProviderException e) {
+            endMessage();
+            throw e;
+        } finally {
+            exit();
         }
     }
 
