@@ -93,18 +93,21 @@ final class ContextPool<C extends PooledContext> {
 
     /** A context that {@code owner} keeps across calls until {@link #unclaim}, or until it dies. */
     C claim(Object owner) {
-        if (claimed.get() >= limit) {
-            waitForReclamation();
-        }
+        // Bounded before acquiring, so that contexts reclaimed meanwhile serve this claim.
+        boundClaims();
         return register(owner, acquire());
     }
 
     /** Claims for {@code owner} a context made outside the pool (a copy), to come back to the pool. */
     C adopt(Object owner, C c) {
+        boundClaims();
+        return register(owner, c);
+    }
+
+    private void boundClaims() {
         if (claimed.get() >= limit) {
             waitForReclamation();
         }
-        return register(owner, c);
     }
 
     private C register(Object owner, C c) {
@@ -125,18 +128,12 @@ final class ContextPool<C extends PooledContext> {
         release(c);
     }
 
-    /** Contexts claimed by engines, dead or alive, and not yet given back. */
-    int claimed() {
-        return claimed.get();
-    }
-
     // Slots differ by thread, so that threads rarely meet on one slot, and a thread that gives back the
     // context it took puts it where it will look first next time.
     private static int home() {
         return (int) ((Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L) >>> 40);
     }
 
-    @SuppressWarnings("unchecked")
     private void reclaimDead() {
         Reference<?> r;
         while ((r = dead.poll()) != null) {

@@ -68,8 +68,6 @@ final class DirectSm3 {
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final Found FOUND = findOrExplain();
-    /** Whether SM3 calls go to the provider directly; else through EVP. */
-    static final boolean ENABLED = FOUND.reason == null;
     static final MemorySegment PROVIDER_CTX = FOUND.providerCtx;
 
     static final MethodHandle NEWCTX = link(FOUND.newctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
@@ -83,6 +81,11 @@ final class DirectSm3 {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(false));
     static final MethodHandle FREECTX = link(FOUND.freectx, FunctionDescriptor.ofVoid(ADDRESS));
     static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
+
+    /** Why SM3 goes through EVP: nothing usable was found, or the functions found hash "abc" wrong. */
+    private static final String REASON = FOUND.reason != null ? FOUND.reason : check();
+    /** Whether SM3 calls go to the provider directly; else through EVP. */
+    static final boolean ENABLED = REASON == null;
 
     private DirectSm3() {
     }
@@ -99,7 +102,7 @@ final class DirectSm3 {
     /** How SM3 is computed: the provider's functions, or EVP and why. */
     static String description() {
         return ENABLED ? "SM3 functions of OpenSSL's \"" + FOUND.provider + "\" provider, called directly"
-                : "EVP (" + FOUND.reason + ")";
+                : "EVP (" + REASON + ")";
     }
 
     private static MethodHandle link(MemorySegment function, FunctionDescriptor descriptor, Linker.Option... options) {
@@ -165,10 +168,8 @@ final class DirectSm3 {
             }
         }
         MemorySegment providerCtx = OSSL_PROVIDER_get0_provider_ctx(provider);
-        Found found = new Found(null, name, providerCtx, functions.get(needed[0]), functions.get(needed[1]),
+        return new Found(null, name, providerCtx, functions.get(needed[0]), functions.get(needed[1]),
                 functions.get(needed[2]), functions.get(needed[3]), functions.get(needed[4]), functions.get(needed[5]));
-        String wrong = check(found);
-        return wrong == null ? found : Found.no(wrong);
     }
 
     // Entries end with a NULL name list; a name list is "SM3:1.2.156.10197.1.401" and the like.
@@ -204,15 +205,10 @@ final class DirectSm3 {
         }
     }
 
-    /** Hashes "abc" through {@code found}'s functions; null when it gives the standard's digest. */
-    private static String check(Found found) {
-        MethodHandle newctx = link(found.newctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
-        MethodHandle init = link(found.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        MethodHandle update = link(found.update, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
-        MethodHandle fin = link(found.fin, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
-        MethodHandle freectx = link(found.freectx, FunctionDescriptor.ofVoid(ADDRESS));
+    /** Hashes "abc" through the functions found; null when they give the standard's digest. */
+    private static String check() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment ctx = (MemorySegment) newctx.invokeExact(found.providerCtx);
+            MemorySegment ctx = (MemorySegment) NEWCTX.invokeExact(PROVIDER_CTX);
             if (ctx.equals(MemorySegment.NULL)) {
                 return "the provider's SM3 newctx failed";
             }
@@ -220,9 +216,9 @@ final class DirectSm3 {
                 MemorySegment in = arena.allocateFrom("abc");
                 MemorySegment out = arena.allocate(32);
                 MemorySegment outl = arena.allocate(JAVA_LONG);
-                int rc = (int) init.invokeExact(ctx, MemorySegment.NULL);
-                rc &= (int) update.invokeExact(ctx, in, 3L);
-                rc &= (int) fin.invokeExact(ctx, out, outl, 32L);
+                int rc = (int) INIT.invokeExact(ctx, MemorySegment.NULL);
+                rc &= (int) UPDATE.invokeExact(ctx, in, 3L);
+                rc &= (int) FINAL.invokeExact(ctx, out, outl, 32L);
                 String digest = HexFormat.of().formatHex(out.toArray(JAVA_BYTE));
                 if (rc != 1 || outl.get(JAVA_LONG, 0) != 32
                         || !digest.equals("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0")) {
@@ -230,7 +226,7 @@ final class DirectSm3 {
                 }
                 return null;
             } finally {
-                freectx.invokeExact(ctx);
+                FREECTX.invokeExact(ctx);
             }
         } catch (Throwable t) {
             return "the provider's SM3 functions failed: " + t;

@@ -56,7 +56,7 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
         return new NativeSm3(LibCrypto.sm3());
     }
 
-    /** One {@code EVP_MD_CTX} and its staging buffer. */
+    /** One SM3 context (the provider's own, or an {@code EVP_MD_CTX}) and its staging buffer. */
     static final class Context extends PooledContext {
         /** The native context; in direct mode a clone replaces it with the provider's copy. */
         MemorySegment ctx;
@@ -69,8 +69,6 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
             this.ctx = ctx;
             this.writtenLength = staging.asSlice(DIGEST_LENGTH, JAVA_LONG.byteSize());
         }
-
-
 
         static Context allocate() {
             MemorySegment staging = allocateStaging();

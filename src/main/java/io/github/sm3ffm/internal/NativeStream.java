@@ -121,16 +121,8 @@ abstract class NativeStream<C extends PooledContext> {
     private void stageByteLocked(byte input) {
         enter();
         try {
-            byte[] p = pending;
-            int s = pendingLen;
-            if (p == null || (p.length < STAGING_SIZE && s >= p.length)) {
-                p = grow(p, s, 1);
-            }
-            if (s >= p.length) {
-                flushLocked();
-                s = 0;
-            }
-            p[s] = input;
+            int s = roomFor(1);
+            pending[s] = input;
             pendingLen = s + 1;
         } catch (ProviderException e) {
             endMessage();
@@ -150,9 +142,7 @@ abstract class NativeStream<C extends PooledContext> {
                 pendingLen = s + len;
             } else if (p == null) {
                 // A new stream's first bytes: only heap is touched, so no guard is needed here either.
-                p = new byte[capacityFor(len)];
-                System.arraycopy(input, offset, p, 0, len);
-                pending = p;
+                System.arraycopy(input, offset, grow(null, 0, len), 0, len);
                 pendingLen = len;
             } else {
                 stageLocked(input, offset, len);
@@ -202,12 +192,7 @@ abstract class NativeStream<C extends PooledContext> {
             } else {
                 c = lease();
             }
-            int n = pendingLen;
-            if (n > 0) {
-                pendingLen = 0;
-                MemorySegment.copy(pending, 0, c.staging, JAVA_BYTE, 0, n);
-                feedCritical(c, c.staging, n);
-            }
+            feedPending(c);
             finalInto(c, out, offset);
             if (borrowed != null) {
                 C done = borrowed;
@@ -317,7 +302,12 @@ abstract class NativeStream<C extends PooledContext> {
 
     /** Hands the pending bytes to the claimed context; called under the guard. */
     private void flushLocked() {
-        C c = lease();
+        feedPending(lease());
+    }
+
+    // Through the context's staging buffer: a heap segment of pending would be an allocation whenever
+    // escape analysis gives up.
+    private void feedPending(C c) {
         int n = pendingLen;
         if (n > 0) {
             pendingLen = 0;
@@ -326,20 +316,30 @@ abstract class NativeStream<C extends PooledContext> {
         }
     }
 
+    /**
+     * Where the next pending bytes go, under the guard: the array is grown towards {@code len} more bytes,
+     * or handed to OpenSSL when it is full at the staging size. At least one byte fits there.
+     */
+    private int roomFor(long len) {
+        int s = pendingLen;
+        byte[] p = pending;
+        if (p == null || (p.length < STAGING_SIZE && len > p.length - s)) {
+            p = grow(p, s, len);
+        }
+        if (s >= p.length) {
+            flushLocked();
+            s = 0;
+        }
+        return s;
+    }
+
     // src is a byte[] or a MemorySegment: arrays are copied without wrapping them in a segment.
     private void stageLocked(Object src, long offset, long len) {
         enter();
         try {
             while (len > 0) {
-                int s = pendingLen;
+                int s = roomFor(len);
                 byte[] p = pending;
-                if (p == null || (p.length < STAGING_SIZE && len > p.length - s)) {
-                    p = grow(p, s, len);
-                }
-                if (s == p.length) {
-                    flushLocked();
-                    s = 0;
-                }
                 int k = (int) Math.min(len, p.length - s);
                 if (src instanceof byte[] array) {
                     System.arraycopy(array, (int) offset, p, s, k);
@@ -358,16 +358,7 @@ abstract class NativeStream<C extends PooledContext> {
         }
     }
 
-    /** The first pending array for {@code len} bytes: a power of two from {@value #FIRST_PENDING}. */
-    private static int capacityFor(long len) {
-        int capacity = FIRST_PENDING;
-        while (capacity < len && capacity < STAGING_SIZE) {
-            capacity <<= 1;
-        }
-        return capacity;
-    }
-
-    // The pending array sized for s + len bytes, doubling, up to the staging size.
+    // The pending array sized for s + len bytes, doubling from FIRST_PENDING up to the staging size.
     private byte[] grow(byte[] p, int s, long len) {
         int capacity = p == null ? FIRST_PENDING : p.length;
         while (capacity < STAGING_SIZE && capacity - s < len) {
