@@ -1,11 +1,12 @@
 package io.github.sm3ffm;
 
-import io.github.sm3ffm.internal.HmacSM3;
-import io.github.sm3ffm.internal.HmacSM3KeyGenerator;
-import io.github.sm3ffm.internal.LibCrypto;
-import io.github.sm3ffm.internal.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.PBKDF2HmacSM3;
-import io.github.sm3ffm.internal.SM3Digest;
+import io.github.sm3ffm.internal.engines.HmacSM3;
+import io.github.sm3ffm.internal.engines.HmacSM3KeyGenerator;
+import io.github.sm3ffm.internal.engines.PBKDF2HmacSM3;
+import io.github.sm3ffm.internal.engines.SM3Digest;
+import io.github.sm3ffm.internal.libcrypto.Algorithm;
+import io.github.sm3ffm.internal.libcrypto.LibCrypto;
+import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serial;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.function.Supplier;
 
 /**
  * The {@code SM3FFM} security provider: {@code MessageDigest} "SM3" (GB/T 32905-2016, OID
@@ -43,16 +43,17 @@ public final class SM3Provider extends Provider {
 
     public SM3Provider() {
         super(NAME, libraryVersion(), info());
-        putService(new DigestService(this, "SM3", List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"),
-                SM3Digest.class.getName()));
+        putService(new NativeService(this, "MessageDigest", "SM3",
+                List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"), SM3Digest.class, Algorithm.SM3,
+                SM3Digest::new));
         List<String> hmacAliases = List.of("HMAC-SM3", "HMAC/SM3", "SM3HMac", "1.2.156.10197.1.401.2",
                 "OID.1.2.156.10197.1.401.2");
-        putService(new NativeService(this, "Mac", "HmacSM3", hmacAliases, HmacSM3.class.getName(),
-                HmacSM3::unavailability, HmacSM3::new));
-        putService(new NativeService(this, "KeyGenerator", "HmacSM3", hmacAliases,
-                HmacSM3KeyGenerator.class.getName(), HmacSM3::unavailability, HmacSM3KeyGenerator::new));
+        putService(new NativeService(this, "Mac", "HmacSM3", hmacAliases, HmacSM3.class, Algorithm.HMAC_SM3,
+                HmacSM3::new));
+        putService(new NativeService(this, "KeyGenerator", "HmacSM3", hmacAliases, HmacSM3KeyGenerator.class,
+                Algorithm.HMAC_SM3, HmacSM3KeyGenerator::new));
         putService(new NativeService(this, "SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(),
-                PBKDF2HmacSM3.class.getName(), PBKDF2HmacSM3::unavailability, PBKDF2HmacSM3::new));
+                PBKDF2HmacSM3.class, Algorithm.PBKDF2_HMAC_SM3, PBKDF2HmacSM3::new));
     }
 
     /** Whether libcrypto was found, gave SM3, and passed the known-answer self-test. */
@@ -62,7 +63,7 @@ public final class SM3Provider extends Provider {
 
     /** Why SM3 cannot be used here; empty when it can. */
     public static Optional<Exception> unavailability() {
-        return SM3Digest.unavailability().map(Exception.class::cast);
+        return Algorithm.SM3.unavailability().map(Exception.class::cast);
     }
 
     /** Every service, and the libcrypto that computes them (or why none can). */
@@ -89,44 +90,22 @@ public final class SM3Provider extends Provider {
         return p.getProperty("version", "0");
     }
 
-    /** Constructs the SPI directly: no reflection, so no {@code opens} is needed on the module path. */
-    private static final class DigestService extends Service {
-        DigestService(Provider provider, String algorithm, List<String> aliases, String className) {
-            super(provider, "MessageDigest", algorithm, className, aliases, Map.of());
-        }
-
-        @Override
-        public Object newInstance(Object constructorParameter) throws NoSuchAlgorithmException {
-            if (constructorParameter != null) {
-                throw new java.security.InvalidParameterException(
-                        "constructorParameter not used with MessageDigest engines");
-            }
-            try {
-                Optional<LibCryptoUnavailableException> failure = SM3Digest.unavailability();
-                if (failure.isPresent()) {
-                    throw failure.get();
-                }
-                return new SM3Digest();
-            } catch (LibCryptoUnavailableException e) {
-                throw new NoSuchAlgorithmException(
-                        getAlgorithm() + " from " + NAME + " is unavailable: " + e.getMessage(), e);
-            }
-        }
-    }
-
-    /** Any other engine over libcrypto: constructed directly, or refused with the reason it is unavailable. */
+    /**
+     * A service over libcrypto: refused with the reason its algorithm is unavailable, else constructed
+     * directly (no reflection, so no {@code opens} is needed on the module path).
+     */
     private static final class NativeService extends Service {
         interface Engine {
             Object create() throws LibCryptoUnavailableException;
         }
 
-        private final Supplier<Optional<LibCryptoUnavailableException>> unavailability;
+        private final Algorithm algorithm;
         private final Engine engine;
 
-        NativeService(Provider provider, String type, String algorithm, List<String> aliases, String className,
-                      Supplier<Optional<LibCryptoUnavailableException>> unavailability, Engine engine) {
-            super(provider, type, algorithm, className, aliases, Map.of());
-            this.unavailability = unavailability;
+        NativeService(Provider provider, String type, String name, List<String> aliases, Class<?> engineClass,
+                      Algorithm algorithm, Engine engine) {
+            super(provider, type, name, engineClass.getName(), aliases, Map.of());
+            this.algorithm = algorithm;
             this.engine = engine;
         }
 
@@ -137,10 +116,7 @@ public final class SM3Provider extends Provider {
                         "constructorParameter not used with " + getType() + " engines");
             }
             try {
-                Optional<LibCryptoUnavailableException> failure = unavailability.get();
-                if (failure.isPresent()) {
-                    throw failure.get();
-                }
+                algorithm.check();
                 return engine.create();
             } catch (LibCryptoUnavailableException e) {
                 throw new NoSuchAlgorithmException(

@@ -24,7 +24,7 @@ class KeyedServicesLifetimeTest {
             String algorithm = service.equals("SecretKeyFactory") ? "PBKDF2WithHmacSM3" : "HmacSM3";
             assertTrue(out.contains(service + ": NoSuchAlgorithmException: " + algorithm
                     + " from SM3FFM is unavailable: "), out);
-            assertTrue(out.contains(service + " cause: io.github.sm3ffm.internal.LibCryptoUnavailableException"), out);
+            assertTrue(out.contains(service + " cause: io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException"), out);
         }
         assertTrue(out.contains("EVP_MD_fetch(NULL, \"SM3\", NULL) failed"), out);
         assertTrue(out.contains("Mac without a provider: InvalidKeyException"), out);

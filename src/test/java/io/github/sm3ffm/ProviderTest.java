@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sm3ffm.internal.LibCrypto;
+import io.github.sm3ffm.internal.libcrypto.LibCrypto;
 import io.github.sm3ffm.probe.ProviderProbe;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -23,20 +23,10 @@ class RandomChunkingTest {
     }
 
     @Test
-    void randomSequencesAgreeWithBouncyCastle() throws Exception {
-        long base = Long.getLong("sm3ffm.test.seed", new Random().nextLong());
-        int cases = Long.getLong("sm3ffm.test.seed") != null ? 1 : CASES;
-        long totalBytes = 0;
-        for (int i = 0; i < cases; i++) {
-            long seed = base + i;
-            try {
-                totalBytes += runCase(seed);
-            } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("failed with -Dsm3ffm.test.seed=" + seed + ": " + e.getMessage(), e);
-            }
-        }
-        System.out.printf("RandomChunkingTest: %d cases, %d MiB hashed, base seed %d%n",
-                cases, totalBytes >> 20, base);
+    void randomSequencesAgreeWithBouncyCastle() {
+        long[] totalBytes = new long[1];
+        long base = Seeds.run(CASES, seed -> totalBytes[0] += runCase(seed));
+        System.out.printf("RandomChunkingTest: %d MiB hashed, base seed %d%n", totalBytes[0] >> 20, base);
     }
 
     private static long runCase(long seed) throws Exception {

@@ -1,13 +1,8 @@
 package io.github.sm3ffm;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -47,17 +42,16 @@ public final class Sm3Vectors {
     }
 
     public static byte[] linuxConsolidatedDigest() {
-        return records(ChildJvm.vectors().resolve("linux_sm3_testvecs.txt")).stream()
+        return Stanzas.read(ChildJvm.vectors().resolve("linux_sm3_testvecs.txt")).stream()
                 .filter(r -> r.containsKey("Consolidated")).map(r -> HexFormat.of().parseHex(r.get("Consolidated")))
                 .findFirst().orElseThrow();
     }
 
     static List<Vector> read(Path file) {
         List<Vector> out = new ArrayList<>();
-        String section = "";
         int index = 0;
-        for (Map<String, String> r : records(file)) {
-            section = r.getOrDefault("[section]", section);
+        for (Map<String, String> r : Stanzas.read(file)) {
+            String section = r.get(Stanzas.SECTION);
             String name = file.getFileName() + "#" + index++;
             if (r.containsKey("Digest") && !r.get("Digest").equals("SM3")) {
                 continue; // the OpenSSL file ends with tests of other algorithms
@@ -120,45 +114,6 @@ public final class Sm3Vectors {
                 out[p++] = (byte) (w >>> 24);
             }
             out[p++] = 0x2a;
-        }
-        return out;
-    }
-
-    /** Blank-line separated records of "Key = value" lines; '#' comments; "[name]" opens a section. */
-    private static List<Map<String, String>> records(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        List<Map<String, String>> out = new ArrayList<>();
-        Map<String, String> current = new LinkedHashMap<>();
-        for (String raw : lines) {
-            String line = raw.strip();
-            if (line.startsWith("#")) {
-                continue;
-            }
-            if (line.isEmpty()) {
-                if (!current.isEmpty()) {
-                    out.add(current);
-                    current = new LinkedHashMap<>();
-                }
-                continue;
-            }
-            if (line.startsWith("[")) {
-                current.put("[section]", line);
-                continue;
-            }
-            int eq = line.indexOf('=');
-            if (eq < 0) {
-                current.put(line, "");
-            } else {
-                current.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
-            }
-        }
-        if (!current.isEmpty()) {
-            out.add(current);
         }
         return out;
     }

@@ -9,8 +9,8 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestUpdate$descrip
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
 
-import io.github.sm3ffm.internal.LibCrypto;
-import io.github.sm3ffm.internal.LibCryptoUnavailableException;
+import io.github.sm3ffm.internal.libcrypto.LibCrypto;
+import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,7 @@
 package io.github.sm3ffm.probe;
 
 import io.github.sm3ffm.SM3Provider;
-import io.github.sm3ffm.internal.PooledContext;
+import io.github.sm3ffm.internal.libcrypto.PooledContext;
 import java.security.MessageDigest;
 import java.security.Provider;
 import javax.crypto.Mac;

@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
@@ -18,13 +19,20 @@ import java.util.Arrays;
  * {@code name: FAILED open or read}, then warnings that count what went wrong in each checksum file.
  */
 final class Checker {
-    private final Sm3Sum tool;
+    /** Hashes the input a checksum line names ("-" is standard input); reporting is the caller's. */
+    interface Hasher {
+        byte[] hash(byte[] name) throws IOException;
+    }
+
+    private final Hasher hasher;
+    private final ReadableByteChannel stdin;
     private final Output output;
     private final Options options;
     private final ChecksumLines.Parser parser = new ChecksumLines.Parser();
 
-    Checker(Sm3Sum tool, Output output, Options options) {
-        this.tool = tool;
+    Checker(Hasher hasher, ReadableByteChannel stdin, Output output, Options options) {
+        this.hasher = hasher;
+        this.stdin = stdin;
         this.output = output;
         this.options = options;
     }
@@ -35,7 +43,7 @@ final class Checker {
         byte[] quotedFile = output.quoted(output.bytes(isStdin ? "standard input" : file));
         InputStream in;
         try {
-            in = isStdin ? Channels.newInputStream(tool.stdin()) : Files.newInputStream(Path.of(file));
+            in = isStdin ? Channels.newInputStream(stdin) : Files.newInputStream(Path.of(file));
         } catch (IOException | InvalidPathException e) {
             output.error(quotedFile, ": ", Sm3Sum.reason(e));
             return false;
@@ -98,7 +106,7 @@ final class Checker {
         byte[] shown = escape ? ChecksumLines.escape(name) : name;
         byte[] digest;
         try {
-            digest = tool.hashOrThrow(name);
+            digest = hasher.hash(name);
         } catch (NoSuchFileException e) {
             if (options.ignoreMissing) {
                 return;
@@ -122,7 +130,7 @@ final class Checker {
     }
 
     private byte[] failed(byte[] name, Exception e, Counts counts, boolean escape, byte[] shown) {
-        tool.report(name, e);
+        output.error(output.quoted(name), ": ", Sm3Sum.reason(e));
         counts.unreadable++;
         if (!options.status) {
             result(escape, shown, ": FAILED open or read\n");

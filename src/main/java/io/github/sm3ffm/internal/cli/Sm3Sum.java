@@ -3,9 +3,6 @@ package io.github.sm3ffm.internal.cli;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.github.sm3ffm.SM3Provider;
-import io.github.sm3ffm.internal.LibCrypto;
-import io.github.sm3ffm.internal.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.SM3Digest;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -22,13 +19,17 @@ import java.nio.file.FileSystemException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.ProviderException;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
  * {@code sm3sum}: prints or checks SM3 checksums like coreutils' {@code cksum -a sm3 --untagged}, computed
- * by OpenSSL's libcrypto (see {@link FileHasher} for how files reach it without a copy).
+ * by OpenSSL's libcrypto. It uses the provider as any application does, through
+ * {@code MessageDigest.getInstance("SM3", provider)} (see {@link FileHasher} for how files reach it
+ * without a copy).
  *
  * <p>Exit status: 0 when all is well; 1 when a file could not be read, a check failed, or the command
  * line is wrong; 2 when libcrypto or its SM3 cannot be used, with one line on standard error saying why.
@@ -41,6 +42,7 @@ public final class Sm3Sum {
     private final ReadableByteChannel stdin;
     private final Output output;
     private final BooleanSupplier stderrIsTerminal;
+    private final SM3Provider provider = new SM3Provider();
     private FileHasher hasher;
     private Progress progress;
 
@@ -79,19 +81,15 @@ public final class Sm3Sum {
     }
 
     private int process(Options options) {
-        Optional<LibCryptoUnavailableException> unavailable = SM3Digest.unavailability();
-        if (unavailable.isPresent()) {
-            return unavailable(unavailable.get());
-        }
         try {
-            hasher = new FileHasher();
-        } catch (LibCryptoUnavailableException e) {
-            return unavailable(e);
+            hasher = new FileHasher(MessageDigest.getInstance("SM3", provider));
+        } catch (NoSuchAlgorithmException e) {
+            return unavailable(e.getCause() != null ? e.getCause() : e);
         }
         progress = new Progress(output, options.progress, stderrIsTerminal);
         boolean ok = true;
         if (options.action == Options.Action.CHECK) {
-            Checker checker = new Checker(this, output, options);
+            Checker checker = new Checker(this::hashOrThrow, stdin, output, options);
             for (String file : options.operands) {
                 ok &= checker.check(file);
             }
@@ -123,12 +121,12 @@ public final class Sm3Sum {
     }
 
     /** "sm3sum: NAME: REASON" on standard error. */
-    void report(byte[] name, Exception e) {
+    private void report(byte[] name, Exception e) {
         output.error(output.quoted(name), ": ", reason(e));
     }
 
     /** Like {@link #hash(byte[])}, but leaves reporting to the caller. */
-    byte[] hashOrThrow(byte[] name) throws IOException {
+    private byte[] hashOrThrow(byte[] name) throws IOException {
         Progress.Meter meter = progress.meter(output.quoted(name));
         if (name.length == 1 && name[0] == '-') {
             return hasher.hash(stdin, meter);
@@ -140,10 +138,6 @@ public final class Sm3Sum {
             throw new NoSuchFileException(output.string(name));
         }
         return hasher.hash(path, meter);
-    }
-
-    ReadableByteChannel stdin() {
-        return stdin;
     }
 
     /** The text coreutils prints for a failure: strerror's words, without Java's decorations. */
@@ -162,7 +156,7 @@ public final class Sm3Sum {
         return text.replace(" or unable to access attributes of symbolic link", "");
     }
 
-    private int unavailable(LibCryptoUnavailableException e) {
+    private int unavailable(Throwable e) {
         output.error(e.getMessage().replace('\n', ' '));
         return EXIT_UNAVAILABLE;
     }
@@ -205,16 +199,12 @@ public final class Sm3Sum {
     }
 
     private int version() {
-        output.line(Output.PROGRAM + " (sm3-ffm) " + new SM3Provider().getVersionStr() + "\n");
-        Optional<LibCryptoUnavailableException> unavailable = SM3Digest.unavailability();
+        output.line(Output.PROGRAM + " (sm3-ffm) " + provider.getVersionStr() + "\n");
+        Optional<Exception> unavailable = SM3Provider.unavailability();
         if (unavailable.isPresent()) {
             return unavailable(unavailable.get());
         }
-        try {
-            output.line("SM3 from " + LibCrypto.version() + " (" + LibCrypto.path() + ")\n");
-        } catch (LibCryptoUnavailableException e) {
-            return unavailable(e);
-        }
+        output.line(provider.getInfo() + "\n");
         return EXIT_OK;
     }
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sm3ffm.ChildJvm;
-import io.github.sm3ffm.internal.LibCrypto;
+import io.github.sm3ffm.internal.libcrypto.LibCrypto;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

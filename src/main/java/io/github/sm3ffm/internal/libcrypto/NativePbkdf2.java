@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_new;
@@ -29,8 +29,16 @@ import java.lang.foreign.SegmentAllocator;
  * meanwhile) on native copies of the inputs; the copies of the password and the derived key are cleansed
  * before their memory is freed, and OpenSSL clears its own copy of the password when the context goes.
  */
-final class NativePbkdf2 {
-    private NativePbkdf2() {
+public final class NativePbkdf2 {
+    private final MemorySegment kdf;
+
+    private NativePbkdf2(MemorySegment kdf) {
+        this.kdf = kdf;
+    }
+
+    /** PBKDF2 with HMAC-SM3, or why libcrypto cannot give it. */
+    public static NativePbkdf2 create() throws LibCryptoUnavailableException {
+        return new NativePbkdf2(LibCrypto.pbkdf2());
     }
 
     /**
@@ -38,7 +46,7 @@ final class NativePbkdf2 {
      * SP 800-132 lower bounds (16-byte salt, 1000 iterations, 14-byte key) are switched off ("pkcs5" = 1)
      * because PKCS #5 and the JDK accept less.
      */
-    static byte[] derive(MemorySegment kdf, byte[] password, byte[] salt, int iterations, int length) {
+    public byte[] derive(byte[] password, byte[] salt, int iterations, int length) {
         byte[] key = new byte[length];
         if (length == 0) {
             return key;
@@ -63,7 +71,7 @@ final class NativePbkdf2 {
                     OSSL_PARAM_construct_utf8_string(next, OSSL_KDF_PARAM_PROPERTIES(), query, 0);
                 }
                 OSSL_PARAM_construct_end(next);
-                derive(kdf, out, params);
+                derive(out, params);
                 MemorySegment.copy(out, JAVA_BYTE, 0, key, 0, length);
                 return key;
             } finally {
@@ -73,13 +81,13 @@ final class NativePbkdf2 {
         }
     }
 
-    private static void derive(MemorySegment kdf, MemorySegment out, MemorySegment params) {
+    private void derive(MemorySegment out, MemorySegment params) {
         MemorySegment ctx = EVP_KDF_CTX_new(kdf);
         if (ctx.equals(MemorySegment.NULL)) {
             throw OpenSSLErrors.failure("EVP_KDF_CTX_new");
         }
         try {
-            PooledContext.check(EVP_KDF_derive(ctx, out, out.byteSize(), params), "EVP_KDF_derive");
+            OpenSSLErrors.check(EVP_KDF_derive(ctx, out, out.byteSize(), params), "EVP_KDF_derive");
         } finally {
             EVP_KDF_CTX_free(ctx);
         }

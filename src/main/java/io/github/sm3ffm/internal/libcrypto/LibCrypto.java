@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.openssl.OpenSSL.C_POINTER;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_clear_error;
@@ -53,7 +53,6 @@ public final class LibCrypto {
     public static final String PROPERTIES_PROPERTY = "sm3ffm.properties";
 
     private static final long OPENSSL_3_0_0 = 0x3000_0000L;
-    private static final int SM3_DIGEST_LENGTH = 32;
 
     private LibCrypto() {
     }
@@ -338,7 +337,7 @@ public final class LibCrypto {
                     null);
         }
         int size = EVP_MD_get_size(md);
-        if (size != SM3_DIGEST_LENGTH) {
+        if (size != NativeSm3.DIGEST_LENGTH) {
             EVP_MD_free(md);
             throw new LibCryptoUnavailableException(where + " gave an SM3 with a " + size + "-byte digest", null);
         }

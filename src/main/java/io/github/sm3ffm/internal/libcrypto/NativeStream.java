@@ -1,10 +1,11 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.PooledContext.STAGING_SIZE;
+import static io.github.sm3ffm.internal.libcrypto.PooledContext.STAGING_SIZE;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
+import java.lang.ref.Reference;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.security.ProviderException;
@@ -56,10 +57,11 @@ import java.util.concurrent.locks.LockSupport;
  * paths only write into the heap array, which Java bounds-checks; {@code pendingLen} never exceeds the
  * staging size, and every copy into staging is bounds-checked too.
  *
- * <p>The owner whose death releases a claimed context is this stream. Its engine holds it alone and keeps
- * itself reachable across each call with {@link java.lang.ref.Reference#reachabilityFence}.
+ * <p>The owner whose death releases a claimed context is this stream, not its engine: every native call
+ * runs under the guard, whose release ({@link #exit}) keeps the stream reachable until the call has
+ * returned, so the engines need no fences of their own.
  */
-abstract class NativeStream<C extends PooledContext> {
+public abstract class NativeStream<C extends PooledContext> {
     static final int DIRECT_THRESHOLD = STAGING_SIZE;
     static final int CRITICAL_CHUNK = 64 * 1024;
     static final int FIRST_PENDING = 32;
@@ -91,14 +93,11 @@ abstract class NativeStream<C extends PooledContext> {
     /** Starts a new message on {@code c}; {@code fresh}: c comes from the pool, in an unknown state. */
     abstract void start(C c, boolean fresh);
 
-    /** Feeds the first {@code len} bytes of {@code data} (heap or native) in one short critical call. */
-    abstract void feedCritical(C c, MemorySegment data, long len);
-
-    /** Feeds {@code len} bytes of an array in one short critical call, wrapped beside the downcall. */
-    abstract void feedCritical(C c, byte[] data, int offset, int len);
-
-    /** Feeds a native segment of any length in one ordinary downcall (GC may run meanwhile). */
-    abstract void feedLong(C c, MemorySegment data);
+    /**
+     * Feeds the first {@code len} bytes of {@code data}: in one short critical call (heap or native), or
+     * else in an ordinary downcall, during which GC may run (native segments of any length).
+     */
+    abstract void feed(C c, MemorySegment data, long len, boolean critical);
 
     /** Finishes the message on {@code c} and copies the result into {@code out} at {@code offset}. */
     abstract void finalInto(C c, byte[] out, int offset);
@@ -106,7 +105,7 @@ abstract class NativeStream<C extends PooledContext> {
     /** A context holding a copy of {@code c}'s state (key and message so far), not yet claimed. */
     abstract C copyOf(C c);
 
-    final void update(byte input) {
+    public final void update(byte input) {
         byte[] p = pending;
         int s = pendingLen;
         if (p != null && s < p.length) {
@@ -132,8 +131,11 @@ abstract class NativeStream<C extends PooledContext> {
         }
     }
 
-    /** The engine has validated the bounds as its JCA class requires. */
-    final void update(byte[] input, int offset, int len) {
+    /** The engine has validated the bounds as its JCA class requires; nothing at all happens for none. */
+    public final void update(byte[] input, int offset, int len) {
+        if (len == 0) {
+            return;
+        }
         if (len < DIRECT_THRESHOLD) {
             byte[] p = pending;
             int s = pendingLen;
@@ -153,35 +155,33 @@ abstract class NativeStream<C extends PooledContext> {
     }
 
     /** Consumes the buffer's remaining bytes and moves its position to its limit. */
-    final void update(ByteBuffer input) {
+    public final void update(ByteBuffer input) {
         int position = input.position();
         int limit = input.limit();
-        if (position >= limit) {
+        int len = limit - position;
+        if (len <= 0) {
             return;
         }
         if (input.hasArray()) {
-            update(input.array(), input.arrayOffset() + position, limit - position);
-        } else if (input.isDirect() && limit - position >= DIRECT_THRESHOLD) {
+            update(input.array(), input.arrayOffset() + position, len);
+        } else if (len >= DIRECT_THRESHOLD) {
+            // Direct buffers by address; read-only heap buffers, whose array is out of reach, in place.
             inPlaceLocked(MemorySegment.ofBuffer(input));
         } else {
-            // Short direct buffers, and read-only heap buffers whose array is out of reach.
-            stageLocked(MemorySegment.ofBuffer(input), 0, limit - position);
+            stageLocked(MemorySegment.ofBuffer(input), 0, len);
         }
         input.position(limit);
     }
 
-    /** Consumes a whole segment, native (e.g. a mapped file or a direct buffer) or heap. */
-    final void update(MemorySegment input) {
-        long len = input.byteSize();
-        if (len < DIRECT_THRESHOLD) {
-            stageLocked(input, 0, len);
-        } else {
-            inPlaceLocked(input);
-        }
+    /** Finishes the message and readies the stream for a new one. */
+    public final byte[] finish() {
+        byte[] out = new byte[NativeSm3.DIGEST_LENGTH];
+        finish(out, 0);
+        return out;
     }
 
     /** Finishes the message into {@code out} at {@code offset} and readies the stream for a new one. */
-    final void finish(byte[] out, int offset) {
+    public final void finish(byte[] out, int offset) {
         enter();
         C borrowed = null;
         try {
@@ -214,7 +214,7 @@ abstract class NativeStream<C extends PooledContext> {
     }
 
     /** Drops the message so far. */
-    final void reset() {
+    public final void reset() {
         enter();
         try {
             endMessage();
@@ -259,6 +259,7 @@ abstract class NativeStream<C extends PooledContext> {
 
     final void exit() {
         BUSY.setRelease(this, 0);
+        Reference.reachabilityFence(this);
     }
 
     private void enterContended() {
@@ -305,14 +306,13 @@ abstract class NativeStream<C extends PooledContext> {
         feedPending(lease());
     }
 
-    // Through the context's staging buffer: a heap segment of pending would be an allocation whenever
-    // escape analysis gives up.
+    // Through the context's staging buffer, as the class comment says why.
     private void feedPending(C c) {
         int n = pendingLen;
         if (n > 0) {
             pendingLen = 0;
             MemorySegment.copy(pending, 0, c.staging, JAVA_BYTE, 0, n);
-            feedCritical(c, c.staging, n);
+            feed(c, c.staging, n, true);
         }
     }
 
@@ -381,7 +381,8 @@ abstract class NativeStream<C extends PooledContext> {
             C c = lease();
             flushLocked();
             for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
-                feedCritical(c, src, offset, Math.min(CRITICAL_CHUNK, end - offset));
+                int n = Math.min(CRITICAL_CHUNK, end - offset);
+                feed(c, MemorySegment.ofArray(src).asSlice(offset, n), n, true);
             }
         } catch (ProviderException e) {
             endMessage();
@@ -398,16 +399,12 @@ abstract class NativeStream<C extends PooledContext> {
             flushLocked();
             long len = src.byteSize();
             if (src.isNative()) {
-                if (len > CRITICAL_CHUNK) {
-                    feedLong(c, src);
-                } else {
-                    feedCritical(c, src, len);
-                }
+                feed(c, src, len, len <= CRITICAL_CHUNK);
                 return;
             }
             for (long offset = 0; offset < len; offset += CRITICAL_CHUNK) {
                 long n = Math.min(CRITICAL_CHUNK, len - offset);
-                feedCritical(c, src.asSlice(offset, n), n);
+                feed(c, src.asSlice(offset, n), n, true);
             }
         } catch (ProviderException e) {
             endMessage();

@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 import java.lang.ref.PhantomReference;
 import java.lang.ref.Reference;

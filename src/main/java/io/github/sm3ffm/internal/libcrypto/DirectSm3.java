@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ENGINE_finish;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ENGINE_get_digest_engine;
@@ -73,10 +73,8 @@ final class DirectSm3 {
     static final MethodHandle NEWCTX = link(FOUND.newctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
     static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS),
             Linker.Option.critical(false));
-    static final MethodHandle UPDATE_CRITICAL = link(FOUND.update,
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(true));
-    static final MethodHandle UPDATE = link(FOUND.update,
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+    static final UpdateFunction UPDATE = FOUND.update == null ? null : UpdateFunction.link(FOUND.update,
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), "SM3 update");
     static final MethodHandle FINAL = link(FOUND.fin,
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(false));
     static final MethodHandle FREECTX = link(FOUND.freectx, FunctionDescriptor.ofVoid(ADDRESS));
@@ -214,13 +212,13 @@ final class DirectSm3 {
             }
             try {
                 MemorySegment in = arena.allocateFrom("abc");
-                MemorySegment out = arena.allocate(32);
+                MemorySegment out = arena.allocate(NativeSm3.DIGEST_LENGTH);
                 MemorySegment outl = arena.allocate(JAVA_LONG);
                 int rc = (int) INIT.invokeExact(ctx, MemorySegment.NULL);
-                rc &= (int) UPDATE.invokeExact(ctx, in, 3L);
-                rc &= (int) FINAL.invokeExact(ctx, out, outl, 32L);
+                rc &= (int) UPDATE.ordinary().invokeExact(ctx, in, 3L);
+                rc &= (int) FINAL.invokeExact(ctx, out, outl, (long) NativeSm3.DIGEST_LENGTH);
                 String digest = HexFormat.of().formatHex(out.toArray(JAVA_BYTE));
-                if (rc != 1 || outl.get(JAVA_LONG, 0) != 32
+                if (rc != 1 || outl.get(JAVA_LONG, 0) != NativeSm3.DIGEST_LENGTH
                         || !digest.equals("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0")) {
                     return "the provider's SM3 functions gave SM3(\"abc\") = " + digest;
                 }

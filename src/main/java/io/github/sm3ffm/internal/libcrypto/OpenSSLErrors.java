@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_error_string_n;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_get_error;
@@ -8,8 +8,11 @@ import java.lang.foreign.MemorySegment;
 import java.security.ProviderException;
 import java.util.StringJoiner;
 
-/** Turns OpenSSL's thread-local error queue into exception text, leaving the queue empty. */
-public final class OpenSSLErrors {
+/**
+ * Turns OpenSSL's failures into exceptions: return codes checked, the thread-local error queue drained
+ * into the message.
+ */
+final class OpenSSLErrors {
     // OpenSSL documents 256 bytes as enough for any ERR_error_string_n message.
     private static final int MESSAGE_BUFFER = 256;
 
@@ -17,7 +20,7 @@ public final class OpenSSLErrors {
     }
 
     /** Drains the calling thread's error queue; "no OpenSSL error queued" when it was empty. */
-    public static String drain() {
+    static String drain() {
         StringJoiner text = new StringJoiner("; ");
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = null;
@@ -33,7 +36,25 @@ public final class OpenSSLErrors {
     }
 
     /** The exception for an OpenSSL call that reported failure, carrying the drained queue. */
-    public static ProviderException failure(String call) {
+    static ProviderException failure(String call) {
         return new ProviderException(call + " failed: " + drain());
+    }
+
+    /** OpenSSL's EVP functions return 1 on success. */
+    static void check(int rc, String call) {
+        if (rc != 1) {
+            throw failure(call);
+        }
+    }
+
+    /** What a failed downcall threw: it declares Throwable but fails only with unchecked ones. */
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException e) {
+            return e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new ProviderException(t);
     }
 }

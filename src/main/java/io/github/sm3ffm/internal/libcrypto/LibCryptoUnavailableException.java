@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 /**
  * Why libcrypto, or its SM3, cannot be used in this JVM. Recorded once by {@link LibCrypto} and handed

@@ -1,5 +1,6 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.NativeSm3.DIGEST_LENGTH;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_dup;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_new;
@@ -42,15 +43,12 @@ import java.util.Arrays;
  * one". An idle pooled context still holds the pads of the last key it served until it is reused or freed
  * (freeing cleanses them).
  */
-final class NativeHmac extends NativeStream<NativeHmac.Context> {
-    static final int MAC_LENGTH = 32;
+public final class NativeHmac extends NativeStream<NativeHmac.Context> {
 
+    private static final UpdateFunction UPDATE = UpdateFunction.link(EVP_MAC_update$address(),
+            EVP_MAC_update$descriptor(), "EVP_MAC_update");
     private static final Linker LINKER = Linker.nativeLinker();
-    // Linked here because jextract cannot emit critical handles (see NativeSm3).
-    private static final MethodHandle UPDATE_CRITICAL = LINKER.downcallHandle(
-            EVP_MAC_update$address(), EVP_MAC_update$descriptor(), Linker.Option.critical(true));
-    private static final MethodHandle UPDATE = LINKER.downcallHandle(
-            EVP_MAC_update$address(), EVP_MAC_update$descriptor());
+    // Critical, linked here as UpdateFunction says why; the key is read from its array in place.
     private static final MethodHandle FINAL_CRITICAL = LINKER.downcallHandle(
             EVP_MAC_final$address(), EVP_MAC_final$descriptor(), Linker.Option.critical(false));
     private static final MethodHandle INIT_CRITICAL = LINKER.downcallHandle(
@@ -70,7 +68,7 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
     }
 
     /** A stream that needs a key next; it holds no native memory until a message needs OpenSSL. */
-    static NativeHmac create() throws LibCryptoUnavailableException {
+    public static NativeHmac create() throws LibCryptoUnavailableException {
         // Fails here, in the engine's constructor, when OpenSSL cannot give HMAC-SM3.
         LibCrypto.hmac();
         return new NativeHmac();
@@ -78,14 +76,8 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
 
     /** One {@code EVP_MAC_CTX} for HMAC with SM3, and its staging buffer. */
     static final class Context extends PooledContext {
-        final MemorySegment ctx;
-        // Where EVP_MAC_final reports the length it wrote: just past the MAC, in the staging buffer.
-        final MemorySegment writtenLength;
-
         private Context(MemorySegment ctx, MemorySegment staging) {
-            super(staging);
-            this.ctx = ctx;
-            this.writtenLength = staging.asSlice(MAC_LENGTH, JAVA_LONG.byteSize());
+            super(ctx, staging);
         }
 
         static Context allocate() {
@@ -143,7 +135,7 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
     }
 
     /** Drops any message in progress and starts over with a copy of {@code key}; the caller clears its array. */
-    void init(byte[] key) {
+    public void init(byte[] key) {
         enter();
         try {
             byte[] old = this.key;
@@ -159,7 +151,7 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
     }
 
     /** An independent copy: the key and the message so far. */
-    NativeHmac copy() {
+    public NativeHmac copy() {
         NativeHmac n = new NativeHmac();
         copyTo(n);
         return n;
@@ -201,7 +193,7 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
             MemorySegment copy = arena.allocate(k.length);
             try {
                 MemorySegment.copy(k, 0, copy, JAVA_BYTE, 0, k.length);
-                PooledContext.check(EVP_MAC_init(c.ctx, copy, k.length, MemorySegment.NULL), "EVP_MAC_init");
+                OpenSSLErrors.check(EVP_MAC_init(c.ctx, copy, k.length, MemorySegment.NULL), "EVP_MAC_init");
             } finally {
                 OPENSSL_cleanse(copy, copy.byteSize());
             }
@@ -214,9 +206,9 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
         try {
             rc = (int) INIT_CRITICAL.invokeExact(c.ctx, k, k.byteSize(), MemorySegment.NULL);
         } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
+            throw OpenSSLErrors.rethrow(t);
         }
-        PooledContext.check(rc, "EVP_MAC_init");
+        OpenSSLErrors.check(rc, "EVP_MAC_init");
     }
 
     @Override
@@ -224,50 +216,16 @@ final class NativeHmac extends NativeStream<NativeHmac.Context> {
         // The staging buffer is free now: it receives the MAC, then (past it) the length OpenSSL wrote.
         int rc;
         try {
-            rc = (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, c.writtenLength, (long) MAC_LENGTH);
+            rc = (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, c.writtenLength, (long) DIGEST_LENGTH);
         } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
+            throw OpenSSLErrors.rethrow(t);
         }
-        PooledContext.check(rc, "EVP_MAC_final");
-        long n = c.writtenLength.get(JAVA_LONG, 0);
-        if (n != MAC_LENGTH) {
-            throw new ProviderException("EVP_MAC_final wrote " + n + " bytes, not " + MAC_LENGTH);
-        }
-        MemorySegment.copy(c.staging, JAVA_BYTE, 0, out, offset, MAC_LENGTH);
+        OpenSSLErrors.check(rc, "EVP_MAC_final");
+        c.copyOutput(out, offset, "EVP_MAC_final");
     }
 
     @Override
-    void feedCritical(Context c, MemorySegment data, long len) {
-        int rc;
-        try {
-            rc = (int) UPDATE_CRITICAL.invokeExact(c.ctx, data, len);
-        } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
-        }
-        PooledContext.check(rc, "EVP_MAC_update");
-    }
-
-    @Override
-    void feedCritical(Context c, byte[] data, int offset, int len) {
-        int rc;
-        try {
-            // Wrapped here, beside the downcall, so that escape analysis can drop the segment objects.
-            rc = (int) UPDATE_CRITICAL.invokeExact(c.ctx, MemorySegment.ofArray(data).asSlice(offset, len),
-                    (long) len);
-        } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
-        }
-        PooledContext.check(rc, "EVP_MAC_update");
-    }
-
-    @Override
-    void feedLong(Context c, MemorySegment data) {
-        int rc;
-        try {
-            rc = (int) UPDATE.invokeExact(c.ctx, data, data.byteSize());
-        } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
-        }
-        PooledContext.check(rc, "EVP_MAC_update");
+    void feed(Context c, MemorySegment data, long len, boolean critical) {
+        UPDATE.call(c.ctx, data, len, critical);
     }
 }

@@ -1,7 +1,10 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_clear_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_malloc;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemorySegment;
 import java.security.ProviderException;
@@ -23,14 +26,29 @@ public abstract class PooledContext {
 
     private static final Set<PooledContext> ALL = ConcurrentHashMap.newKeySet();
 
+    /** The OpenSSL context; a direct SM3 clone puts the provider's copy in place of its own. */
+    MemorySegment ctx;
     final MemorySegment staging;
+    /** Where a final call reports the length it wrote: just past the output, in the staging buffer. */
+    final MemorySegment writtenLength;
     /** The claim of the engine that owns this context across calls; null while idle or borrowed. */
     ContextPool.Claim claim;
 
-    /** Takes ownership of {@code staging} (from {@link #allocateStaging}). */
-    PooledContext(MemorySegment staging) {
+    /** Takes ownership of {@code ctx} and of {@code staging} (from {@link #allocateStaging}). */
+    PooledContext(MemorySegment ctx, MemorySegment staging) {
+        this.ctx = ctx;
         this.staging = staging;
+        this.writtenLength = staging.asSlice(NativeSm3.DIGEST_LENGTH, JAVA_LONG.byteSize());
         ALL.add(this);
+    }
+
+    /** Copies the output that {@code call} wrote into staging and reported in {@link #writtenLength}. */
+    final void copyOutput(byte[] out, int offset, String call) {
+        long n = writtenLength.get(JAVA_LONG, 0);
+        if (n != NativeSm3.DIGEST_LENGTH) {
+            throw new ProviderException(call + " wrote " + n + " bytes, not " + NativeSm3.DIGEST_LENGTH);
+        }
+        MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, NativeSm3.DIGEST_LENGTH);
     }
 
     /** A staging buffer for a new context; free it with {@link #freeStaging} if the context is not built. */
@@ -63,21 +81,4 @@ public abstract class PooledContext {
         }
     }
 
-    /** OpenSSL's EVP functions return 1 on success. */
-    static void check(int rc, String call) {
-        if (rc != 1) {
-            throw OpenSSLErrors.failure(call);
-        }
-    }
-
-    // A downcall declares Throwable but fails only with unchecked exceptions and errors.
-    static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException e) {
-            return e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new ProviderException(t);
-    }
 }

@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex$address;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex$descriptor;
@@ -19,18 +19,15 @@ import java.security.ProviderException;
 
 /**
  * An SM3 message stream over pooled native contexts (see {@link NativeStream}): the provider's own SM3
- * contexts called directly where {@link DirectSm3} allows it, else {@code EVP_MD_CTX}s.
+ * contexts called directly where {@link DirectSm3} allows it, else {@code EVP_MD_CTX}s. This is what the
+ * {@code MessageDigest} engine calls.
  */
-final class NativeSm3 extends NativeStream<NativeSm3.Context> {
-    static final int DIGEST_LENGTH = 32;
+public final class NativeSm3 extends NativeStream<NativeSm3.Context> {
+    /** Bytes in an SM3 digest (GB/T 32905-2016), and so in an HMAC-SM3. */
+    public static final int DIGEST_LENGTH = 32;
 
     private static final Linker LINKER = Linker.nativeLinker();
-    // jextract cannot emit critical handles: these are linked here from the generated address and
-    // descriptor. Critical calls skip the thread-state transition and may read and write Java arrays.
-    private static final MethodHandle UPDATE_CRITICAL = LINKER.downcallHandle(
-            EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor(), Linker.Option.critical(true));
-    private static final MethodHandle UPDATE = LINKER.downcallHandle(
-            EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor());
+    // Critical, linked here as UpdateFunction says why; these two write only native memory.
     private static final MethodHandle FINAL_CRITICAL = LINKER.downcallHandle(
             EVP_DigestFinal_ex$address(), EVP_DigestFinal_ex$descriptor(), Linker.Option.critical(false));
     private static final MethodHandle INIT_CRITICAL = LINKER.downcallHandle(
@@ -38,7 +35,8 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
 
     /** Whether contexts are the provider's own (see {@link DirectSm3}), else {@code EVP_MD_CTX}s. */
     private static final boolean DIRECT = DirectSm3.ENABLED;
-    private static final String UPDATE_NAME = DIRECT ? "SM3 update" : "EVP_DigestUpdate";
+    private static final UpdateFunction UPDATE = DIRECT ? DirectSm3.UPDATE
+            : UpdateFunction.link(EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor(), "EVP_DigestUpdate");
 
     /** Contexts for the {@code EVP_MD} that the loader fetched once; created on first use of SM3. */
     private static final class Pool {
@@ -52,22 +50,14 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
     }
 
     /** A stream for a new message; it holds no native memory until a message needs OpenSSL. */
-    static NativeSm3 create() throws LibCryptoUnavailableException {
+    public static NativeSm3 create() throws LibCryptoUnavailableException {
         return new NativeSm3(LibCrypto.sm3());
     }
 
     /** One SM3 context (the provider's own, or an {@code EVP_MD_CTX}) and its staging buffer. */
     static final class Context extends PooledContext {
-        /** The native context; in direct mode a clone replaces it with the provider's copy. */
-        MemorySegment ctx;
-
-        // Where the provider's final reports the length it wrote: just past the digest, in staging.
-        final MemorySegment writtenLength;
-
         private Context(MemorySegment ctx, MemorySegment staging) {
-            super(staging);
-            this.ctx = ctx;
-            this.writtenLength = staging.asSlice(DIGEST_LENGTH, JAVA_LONG.byteSize());
+            super(ctx, staging);
         }
 
         static Context allocate() {
@@ -84,7 +74,7 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
             try {
                 return (MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX);
             } catch (Throwable t) {
-                throw PooledContext.rethrow(t);
+                throw OpenSSLErrors.rethrow(t);
             }
         }
 
@@ -104,7 +94,7 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
     }
 
     /** An independent copy of this message so far. */
-    NativeSm3 copy() {
+    public NativeSm3 copy() {
         NativeSm3 n = new NativeSm3(md);
         copyTo(n);
         return n;
@@ -114,7 +104,7 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
         try {
             DirectSm3.FREECTX.invokeExact(ctx);
         } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
+            throw OpenSSLErrors.rethrow(t);
         }
     }
 
@@ -126,7 +116,7 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
             try {
                 dup = (MemorySegment) DirectSm3.DUPCTX.invokeExact(c.ctx);
             } catch (Throwable t) {
-                throw PooledContext.rethrow(t);
+                throw OpenSSLErrors.rethrow(t);
             }
             if (dup.equals(MemorySegment.NULL)) {
                 throw OpenSSLErrors.failure("SM3 dupctx");
@@ -158,64 +148,31 @@ final class NativeSm3 extends NativeStream<NativeSm3.Context> {
             rc = DIRECT ? (int) DirectSm3.INIT.invokeExact(c.ctx, MemorySegment.NULL)
                     : (int) INIT_CRITICAL.invokeExact(c.ctx, md, MemorySegment.NULL);
         } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
+            throw OpenSSLErrors.rethrow(t);
         }
-        PooledContext.check(rc, DIRECT ? "SM3 init" : "EVP_DigestInit_ex2");
+        OpenSSLErrors.check(rc, DIRECT ? "SM3 init" : "EVP_DigestInit_ex2");
     }
 
     @Override
     void finalInto(Context c, byte[] out, int offset) {
         int rc;
         try {
-            // Into the staging buffer, then copied: a heap segment for out would be an allocation that
-            // escape analysis does not reliably remove behind this many frames.
+            // Into the staging buffer, then copied, like pending bytes (see NativeStream).
             rc = DIRECT ? (int) DirectSm3.FINAL.invokeExact(c.ctx, c.staging, c.writtenLength, (long) DIGEST_LENGTH)
                     : (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, MemorySegment.NULL);
         } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
+            throw OpenSSLErrors.rethrow(t);
         }
-        PooledContext.check(rc, DIRECT ? "SM3 final" : "EVP_DigestFinal_ex");
-        if (DIRECT && c.writtenLength.get(JAVA_LONG, 0) != DIGEST_LENGTH) {
-            throw new ProviderException("SM3 final wrote " + c.writtenLength.get(JAVA_LONG, 0) + " bytes");
+        OpenSSLErrors.check(rc, DIRECT ? "SM3 final" : "EVP_DigestFinal_ex");
+        if (DIRECT) {
+            c.copyOutput(out, offset, "SM3 final");
+        } else {
+            MemorySegment.copy(c.staging, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
         }
-        MemorySegment.copy(c.staging, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
     }
 
     @Override
-    void feedCritical(Context c, MemorySegment data, long len) {
-        int rc;
-        try {
-            rc = DIRECT ? (int) DirectSm3.UPDATE_CRITICAL.invokeExact(c.ctx, data, len)
-                    : (int) UPDATE_CRITICAL.invokeExact(c.ctx, data, len);
-        } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
-        }
-        PooledContext.check(rc, UPDATE_NAME);
-    }
-
-    @Override
-    void feedCritical(Context c, byte[] data, int offset, int len) {
-        int rc;
-        try {
-            // Wrapped here, beside the downcall, so that escape analysis can drop the segment objects.
-            MemorySegment slice = MemorySegment.ofArray(data).asSlice(offset, len);
-            rc = DIRECT ? (int) DirectSm3.UPDATE_CRITICAL.invokeExact(c.ctx, slice, (long) len)
-                    : (int) UPDATE_CRITICAL.invokeExact(c.ctx, slice, (long) len);
-        } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
-        }
-        PooledContext.check(rc, UPDATE_NAME);
-    }
-
-    @Override
-    void feedLong(Context c, MemorySegment data) {
-        int rc;
-        try {
-            rc = DIRECT ? (int) DirectSm3.UPDATE.invokeExact(c.ctx, data, data.byteSize())
-                    : (int) UPDATE.invokeExact(c.ctx, data, data.byteSize());
-        } catch (Throwable t) {
-            throw PooledContext.rethrow(t);
-        }
-        PooledContext.check(rc, UPDATE_NAME);
+    void feed(Context c, MemorySegment data, long len, boolean critical) {
+        UPDATE.call(c.ctx, data, len, critical);
     }
 }

@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.engines;
 
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidParameterException;

@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal;
+package io.github.sm3ffm.internal.libcrypto;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

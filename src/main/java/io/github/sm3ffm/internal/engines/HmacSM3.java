@@ -1,0 +1,97 @@
+package io.github.sm3ffm.internal.engines;
+
+import static io.github.sm3ffm.internal.libcrypto.NativeSm3.DIGEST_LENGTH;
+
+import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
+import io.github.sm3ffm.internal.libcrypto.NativeHmac;
+import java.nio.ByteBuffer;
+import java.security.InvalidAlgorithmParameterException;
+import java.security.InvalidKeyException;
+import java.security.Key;
+import java.security.spec.AlgorithmParameterSpec;
+import java.util.Arrays;
+import javax.crypto.MacSpi;
+import javax.crypto.SecretKey;
+
+/**
+ * HMAC-SM3 (GM/T 0042-2015, RFC 2104 over SM3) as a {@link MacSpi}, computed by OpenSSL's
+ * {@code EVP_MAC} "HMAC" with the digest parameter "SM3".
+ *
+ * <p>Input takes the same paths as {@link SM3Digest} (see the facade's {@code NativeStream}): a new {@code Mac}
+ * holds no native memory, a short message is computed at {@code doFinal()} on a pooled context borrowed
+ * for that call, and long messages, clones of them and reused {@code Mac}s claim one. {@code reset()} and
+ * {@code doFinal()} keep the key; {@code clone()} copies the key and the message so far. Key checks
+ * mirror the JDK's {@code HmacSHA256} ({@code com.sun.crypto.provider.HmacCore}) call for call. The array
+ * from {@code getEncoded()} is zeroed at once; the engine's own copy, kept as the JDK keeps its pads, is
+ * zeroed when a new key replaces it.
+ */
+public final class HmacSM3 extends MacSpi implements Cloneable {
+    /** Not final: {@link #clone()} gives the copy a stream of its own, as the JDK's digests do. */
+    private NativeHmac nat;
+
+    public HmacSM3() throws LibCryptoUnavailableException {
+        nat = NativeHmac.create();
+    }
+
+    @Override
+    protected int engineGetMacLength() {
+        // HMAC's output is its digest's.
+        return DIGEST_LENGTH;
+    }
+
+    @Override
+    protected void engineInit(Key key, AlgorithmParameterSpec params)
+            throws InvalidKeyException, InvalidAlgorithmParameterException {
+        if (params != null) {
+            throw new InvalidAlgorithmParameterException("HMAC does not use parameters");
+        }
+        if (!(key instanceof SecretKey)) {
+            throw new InvalidKeyException("Secret key expected");
+        }
+        byte[] secret = key.getEncoded();
+        if (secret == null) {
+            throw new InvalidKeyException("Missing key data");
+        }
+        try {
+            nat.init(secret);
+        } finally {
+            Arrays.fill(secret, (byte) 0);
+        }
+    }
+
+    @Override
+    protected void engineUpdate(byte input) {
+        nat.update(input);
+    }
+
+    @Override
+    protected void engineUpdate(byte[] input, int offset, int len) {
+        // javax.crypto.Mac checks these already; the engine must not trust a direct caller.
+        if (len != 0 && (offset < 0 || len < 0 || offset > input.length - len)) {
+            throw new IllegalArgumentException("Bad arguments");
+        }
+        nat.update(input, offset, len);
+    }
+
+    @Override
+    protected void engineUpdate(ByteBuffer input) {
+        nat.update(input);
+    }
+
+    @Override
+    protected byte[] engineDoFinal() {
+        return nat.finish();
+    }
+
+    @Override
+    protected void engineReset() {
+        nat.reset();
+    }
+
+    @Override
+    public Object clone() throws CloneNotSupportedException {
+        HmacSM3 copy = (HmacSM3) super.clone();
+        copy.nat = nat.copy();
+        return copy;
+    }
+}

@@ -1,0 +1,80 @@
+package io.github.sm3ffm.internal.engines;
+
+import static io.github.sm3ffm.internal.libcrypto.NativeSm3.DIGEST_LENGTH;
+
+import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
+import io.github.sm3ffm.internal.libcrypto.NativeSm3;
+import java.nio.ByteBuffer;
+import java.security.DigestException;
+import java.security.MessageDigestSpi;
+
+/**
+ * SM3 (GB/T 32905-2016) as a {@link MessageDigestSpi}, computed by OpenSSL's {@code EVP_Digest*} on the
+ * {@code EVP_MD} that the loader fetched once, or by the provider's own SM3 functions (see {@link NativeSm3}).
+ *
+ * <p>A new instance holds no native memory. Short messages wait on the Java heap and are hashed at
+ * {@code digest()} on a context borrowed from a pool for that call; long messages, clones of them and
+ * reused instances claim a pooled context that comes back when they finish or die (the facade's
+ * {@code NativeStream} and {@code ContextPool} say why, with the numbers). Argument checks mirror
+ * the JDK's own digests ({@code sun.security.provider.DigestBase}) call for call.
+ */
+public final class SM3Digest extends MessageDigestSpi implements Cloneable {
+    /** Not final: {@link #clone()} gives the copy a stream of its own, as the JDK's digests do. */
+    private NativeSm3 nat;
+
+    public SM3Digest() throws LibCryptoUnavailableException {
+        nat = NativeSm3.create();
+    }
+
+    @Override
+    protected int engineGetDigestLength() {
+        return DIGEST_LENGTH;
+    }
+
+    @Override
+    protected void engineUpdate(byte input) {
+        nat.update(input);
+    }
+
+    @Override
+    protected void engineUpdate(byte[] input, int offset, int len) {
+        if (len != 0 && (offset < 0 || len < 0 || offset > input.length - len)) {
+            throw new ArrayIndexOutOfBoundsException();
+        }
+        nat.update(input, offset, len);
+    }
+
+    @Override
+    protected void engineUpdate(ByteBuffer input) {
+        nat.update(input);
+    }
+
+    @Override
+    protected byte[] engineDigest() {
+        return nat.finish();
+    }
+
+    @Override
+    protected int engineDigest(byte[] buf, int offset, int len) throws DigestException {
+        if (len < DIGEST_LENGTH) {
+            throw new DigestException("Length must be at least " + DIGEST_LENGTH + " for SM3 digests");
+        }
+        if (offset < 0 || len < 0 || offset > buf.length - len) {
+            throw new DigestException("Buffer too short to store digest");
+        }
+        nat.finish(buf, offset);
+        return DIGEST_LENGTH;
+    }
+
+    @Override
+    protected void engineReset() {
+        nat.reset();
+    }
+
+    @Override
+    public Object clone() throws CloneNotSupportedException {
+        SM3Digest copy = (SM3Digest) super.clone();
+        copy.nat = nat.copy();
+        return copy;
+    }
+}

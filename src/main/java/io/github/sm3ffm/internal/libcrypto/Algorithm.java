@@ -1,0 +1,173 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * The algorithms this library computes, and the one place that decides whether each can be handed out:
+ * what libcrypto gives (the loader's outcome and the fetch) and a known-answer self-test through the same
+ * native paths the engines use, run once, before the first instance. An algorithm built on another is
+ * usable only when that one is.
+ */
+public enum Algorithm {
+    /** SM3, GB/T 32905-2016. */
+    SM3("SM3") {
+        @Override
+        String selfTest() throws LibCryptoUnavailableException {
+            return sm3SelfTest();
+        }
+    },
+    /** HMAC-SM3, GM/T 0042-2015. */
+    HMAC_SM3("HMAC-SM3") {
+        @Override
+        String selfTest() throws LibCryptoUnavailableException {
+            SM3.check();
+            return hmacSelfTest();
+        }
+    },
+    /** PBKDF2 (RFC 8018) with HMAC-SM3. */
+    PBKDF2_HMAC_SM3("PBKDF2WithHmacSM3") {
+        @Override
+        String selfTest() throws LibCryptoUnavailableException {
+            HMAC_SM3.check();
+            return pbkdf2SelfTest();
+        }
+    };
+
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final String displayName;
+    /** Empty when usable, else why not; null until decided. */
+    private volatile Optional<LibCryptoUnavailableException> outcome;
+
+    Algorithm(String displayName) {
+        this.displayName = displayName;
+    }
+
+    /** Why this algorithm cannot be handed out; empty when it can. Decided on the first call, then kept. */
+    public Optional<LibCryptoUnavailableException> unavailability() {
+        Optional<LibCryptoUnavailableException> o = outcome;
+        if (o == null) {
+            synchronized (this) {
+                o = outcome;
+                if (o == null) {
+                    outcome = o = Optional.ofNullable(decide());
+                }
+            }
+        }
+        return o;
+    }
+
+    /** Throws why this algorithm cannot be handed out, if it cannot. */
+    public void check() throws LibCryptoUnavailableException {
+        Optional<LibCryptoUnavailableException> o = unavailability();
+        if (o.isPresent()) {
+            throw o.get();
+        }
+    }
+
+    private LibCryptoUnavailableException decide() {
+        Optional<LibCryptoUnavailableException> loading = LibCrypto.loadingError();
+        if (loading.isPresent()) {
+            // Before any class that links a binding is touched: without a library, none can link.
+            return loading.get();
+        }
+        try {
+            String problem = selfTest();
+            return problem == null ? null
+                    : new LibCryptoUnavailableException(displayName + " known-answer self-test failed: " + problem, null);
+        } catch (LibCryptoUnavailableException e) {
+            return e;
+        } catch (RuntimeException e) {
+            return new LibCryptoUnavailableException(displayName + " known-answer self-test failed: " + e, e);
+        }
+    }
+
+    /** Null when libcrypto gives the known answers, else what it gave. */
+    abstract String selfTest() throws LibCryptoUnavailableException;
+
+    /** The two GB/T 32905-2016 examples, the second through a read-only buffer (copied, not in place). */
+    private static String sm3SelfTest() throws LibCryptoUnavailableException {
+        byte[] abc = {'a', 'b', 'c'};
+        byte[] abcd16 = "abcd".repeat(16).getBytes(StandardCharsets.US_ASCII);
+        NativeSm3 sm3 = NativeSm3.create();
+        byte[] first = new byte[NativeSm3.DIGEST_LENGTH];
+        byte[] second = new byte[NativeSm3.DIGEST_LENGTH];
+        sm3.update(abc, 0, abc.length);
+        sm3.finish(first, 0);
+        sm3.update(ByteBuffer.wrap(abcd16).asReadOnlyBuffer());
+        sm3.finish(second, 0);
+        return differs("SM3(\"abc\")", first, "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0",
+                "SM3(\"abcd\" x 16)", second, "debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
+    }
+
+    /** The two GM/T 0042-2015 Appendix D.3 examples: a key, a new key, and a restart with that key. */
+    private static String hmacSelfTest() throws LibCryptoUnavailableException {
+        byte[] key2 = new byte[37];
+        for (int i = 0; i < key2.length; i++) {
+            key2[i] = (byte) (i + 1);
+        }
+        byte[] key1 = Arrays.copyOf(key2, 32);
+        byte[] message1 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".repeat(2)
+                .getBytes(StandardCharsets.US_ASCII);
+        byte[] message2 = new byte[50];
+        Arrays.fill(message2, (byte) 0xcd);
+        NativeHmac mac = NativeHmac.create();
+        byte[] first = new byte[NativeSm3.DIGEST_LENGTH];
+        byte[] second = new byte[NativeSm3.DIGEST_LENGTH];
+        mac.init(key1);
+        mac.update(message1, 0, message1.length);
+        mac.finish(first, 0);
+        mac.init(key2);
+        mac.update(message1, 0, 7);
+        mac.reset();
+        mac.update(message2, 0, message2.length);
+        mac.finish(second, 0);
+        return differs("the first example", first, "ca05e144ed05d1857840d1f318a4a8669e559fc8391f414485bfdf7bb408963a",
+                "the second example", second, "220bf579ded555393f0159f66c99877822a3ecf610d1552154b41d44b94db3ae");
+    }
+
+    /**
+     * 40 bytes (two blocks, the second cut short) with two iterations from OpenSSL, and again by the
+     * definition in RFC 8018 section 5.2 from HMAC-SM3, which has passed its own test. A PBKDF2 that
+     * ignored the digest parameter, or the block counter, would disagree.
+     */
+    private static String pbkdf2SelfTest() throws LibCryptoUnavailableException {
+        byte[] password = "password".getBytes(StandardCharsets.US_ASCII);
+        byte[] salt = "salt".getBytes(StandardCharsets.US_ASCII);
+        int length = 40;
+        byte[] derived = NativePbkdf2.create().derive(password, salt, 2, length);
+        NativeHmac prf = NativeHmac.create();
+        prf.init(password);
+        byte[] expected = new byte[length];
+        byte[] u1 = new byte[NativeSm3.DIGEST_LENGTH];
+        byte[] u2 = new byte[NativeSm3.DIGEST_LENGTH];
+        for (int block = 1; (block - 1) * NativeSm3.DIGEST_LENGTH < length; block++) {
+            prf.update(salt, 0, salt.length);
+            prf.update(new byte[] {0, 0, 0, (byte) block}, 0, 4);
+            prf.finish(u1, 0);
+            prf.update(u1, 0, u1.length);
+            prf.finish(u2, 0);
+            int offset = (block - 1) * NativeSm3.DIGEST_LENGTH;
+            for (int i = 0; i < NativeSm3.DIGEST_LENGTH && offset + i < length; i++) {
+                expected[offset + i] = (byte) (u1[i] ^ u2[i]);
+            }
+        }
+        return Arrays.equals(derived, expected) ? null
+                : "OpenSSL gave " + HEX.formatHex(derived) + ", HMAC-SM3 gives " + HEX.formatHex(expected);
+    }
+
+    private static String differs(String what1, byte[] got1, String expected1, String what2, byte[] got2,
+                                  String expected2) {
+        if (!Arrays.equals(got1, HEX.parseHex(expected1))) {
+            return what1 + " gave " + HEX.formatHex(got1);
+        }
+        if (!Arrays.equals(got2, HEX.parseHex(expected2))) {
+            return what2 + " gave " + HEX.formatHex(got2);
+        }
+        return null;
+    }
+}
