@@ -149,6 +149,33 @@ public class OpenSSL {
     public static int NID_sm3() {
         return NID_sm3;
     }
+    private static final int EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * #define EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND 0
+     * }
+     */
+    public static int EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND() {
+        return EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND;
+    }
+    private static final int EVP_KDF_HKDF_MODE_EXTRACT_ONLY = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define EVP_KDF_HKDF_MODE_EXTRACT_ONLY 1
+     * }
+     */
+    public static int EVP_KDF_HKDF_MODE_EXTRACT_ONLY() {
+        return EVP_KDF_HKDF_MODE_EXTRACT_ONLY;
+    }
+    private static final int EVP_KDF_HKDF_MODE_EXPAND_ONLY = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define EVP_KDF_HKDF_MODE_EXPAND_ONLY 2
+     * }
+     */
+    public static int EVP_KDF_HKDF_MODE_EXPAND_ONLY() {
+        return EVP_KDF_HKDF_MODE_EXPAND_ONLY;
+    }
 
     private static class OpenSSL_version_num {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
@@ -2759,6 +2786,18 @@ public class OpenSSL {
     }
     /**
      * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_KEY "key"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_KEY() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_KEY
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("key");
+        }
+        return Holder.OSSL_KDF_PARAM_KEY;
+    }
+    /**
+     * {@snippet lang=c :
      * #define OSSL_KDF_PARAM_SALT "salt"
      * }
      */
@@ -2819,6 +2858,18 @@ public class OpenSSL {
     }
     /**
      * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_MODE "mode"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_MODE() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_MODE
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("mode");
+        }
+        return Holder.OSSL_KDF_PARAM_MODE;
+    }
+    /**
+     * {@snippet lang=c :
      * #define OSSL_KDF_PARAM_PKCS5 "pkcs5"
      * }
      */
@@ -2831,6 +2882,30 @@ public class OpenSSL {
     }
     /**
      * {@snippet lang=c :
+     * #define OSSL_KDF_PARAM_INFO "info"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_PARAM_INFO() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_PARAM_INFO
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("info");
+        }
+        return Holder.OSSL_KDF_PARAM_INFO;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_NAME_HKDF "HKDF"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_NAME_HKDF() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_NAME_HKDF
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("HKDF");
+        }
+        return Holder.OSSL_KDF_NAME_HKDF;
+    }
+    /**
+     * {@snippet lang=c :
      * #define OSSL_KDF_NAME_PBKDF2 "PBKDF2"
      * }
      */
@@ -2840,6 +2915,18 @@ public class OpenSSL {
                 = OpenSSL.LIBRARY_ARENA.allocateFrom("PBKDF2");
         }
         return Holder.OSSL_KDF_NAME_PBKDF2;
+    }
+    /**
+     * {@snippet lang=c :
+     * #define OSSL_KDF_NAME_X963KDF "X963KDF"
+     * }
+     */
+    public static MemorySegment OSSL_KDF_NAME_X963KDF() {
+        class Holder {
+            static final MemorySegment OSSL_KDF_NAME_X963KDF
+                = OpenSSL.LIBRARY_ARENA.allocateFrom("X963KDF");
+        }
+        return Holder.OSSL_KDF_NAME_X963KDF;
     }
 }
 
