@@ -2,6 +2,8 @@ package io.github.sm3ffm;
 
 import io.github.sm3ffm.internal.engines.HmacSM3;
 import io.github.sm3ffm.internal.engines.HmacSM3KeyGenerator;
+import io.github.sm3ffm.internal.engines.KdfEngine;
+import io.github.sm3ffm.internal.engines.KdfEngines;
 import io.github.sm3ffm.internal.engines.PBKDF2HmacSM3;
 import io.github.sm3ffm.internal.engines.SM3Digest;
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
@@ -10,6 +12,8 @@ import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serial;
+import java.security.InvalidAlgorithmParameterException;
+import java.security.InvalidParameterException;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.util.List;
@@ -44,16 +48,21 @@ public final class SM3Provider extends Provider {
     public SM3Provider() {
         super(NAME, libraryVersion(), info());
         putService(new NativeService(this, "MessageDigest", "SM3",
-                List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"), SM3Digest.class, Algorithm.SM3,
-                SM3Digest::new));
+                List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"), SM3Digest.class.getName(),
+                Algorithm.SM3, withoutParameters(SM3Digest::new)));
         List<String> hmacAliases = List.of("HMAC-SM3", "HMAC/SM3", "SM3HMac", "1.2.156.10197.1.401.2",
                 "OID.1.2.156.10197.1.401.2");
-        putService(new NativeService(this, "Mac", "HmacSM3", hmacAliases, HmacSM3.class, Algorithm.HMAC_SM3,
-                HmacSM3::new));
-        putService(new NativeService(this, "KeyGenerator", "HmacSM3", hmacAliases, HmacSM3KeyGenerator.class,
-                Algorithm.HMAC_SM3, HmacSM3KeyGenerator::new));
+        putService(new NativeService(this, "Mac", "HmacSM3", hmacAliases, HmacSM3.class.getName(),
+                Algorithm.HMAC_SM3, withoutParameters(HmacSM3::new)));
+        putService(new NativeService(this, "KeyGenerator", "HmacSM3", hmacAliases,
+                HmacSM3KeyGenerator.class.getName(), Algorithm.HMAC_SM3, withoutParameters(HmacSM3KeyGenerator::new)));
         putService(new NativeService(this, "SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(),
-                PBKDF2HmacSM3.class, Algorithm.PBKDF2_HMAC_SM3, PBKDF2HmacSM3::new));
+                PBKDF2HmacSM3.class.getName(), Algorithm.PBKDF2_HMAC_SM3, withoutParameters(PBKDF2HmacSM3::new)));
+        // None before JDK 25, which brought javax.crypto.KDF.
+        for (KdfEngine kdf : KdfEngines.all()) {
+            putService(new NativeService(this, "KDF", kdf.name(), kdf.aliases(), kdf.className(), kdf.algorithm(),
+                    kdf.factory()));
+        }
     }
 
     /** Whether libcrypto was found, gave SM3, and passed the known-answer self-test. */
@@ -68,7 +77,11 @@ public final class SM3Provider extends Provider {
 
     /** Every service, and the libcrypto that computes them (or why none can). */
     private static String info() {
-        String services = "SM3 MessageDigest, HmacSM3 Mac and KeyGenerator, PBKDF2WithHmacSM3 SecretKeyFactory";
+        StringBuilder services = new StringBuilder(
+                "SM3 MessageDigest, HmacSM3 Mac and KeyGenerator, PBKDF2WithHmacSM3 SecretKeyFactory");
+        for (KdfEngine kdf : KdfEngines.all()) {
+            services.append(", ").append(kdf.name()).append(" KDF");
+        }
         try {
             String query = LibCrypto.propertyQuery();
             return services + " from " + LibCrypto.version() + " (" + LibCrypto.path() + ")"
@@ -90,37 +103,47 @@ public final class SM3Provider extends Provider {
         return p.getProperty("version", "0");
     }
 
+    /** Engines other than KDFs take no constructor parameter. */
+    private interface Constructor {
+        Object create() throws LibCryptoUnavailableException;
+    }
+
+    private static KdfEngine.Factory withoutParameters(Constructor constructor) {
+        return parameter -> {
+            if (parameter != null) {
+                throw new InvalidParameterException("constructorParameter not used with these engines");
+            }
+            return constructor.create();
+        };
+    }
+
     /**
      * A service over libcrypto: refused with the reason its algorithm is unavailable, else constructed
      * directly (no reflection, so no {@code opens} is needed on the module path).
      */
     private static final class NativeService extends Service {
-        interface Engine {
-            Object create() throws LibCryptoUnavailableException;
-        }
-
         private final Algorithm algorithm;
-        private final Engine engine;
+        private final KdfEngine.Factory factory;
 
-        NativeService(Provider provider, String type, String name, List<String> aliases, Class<?> engineClass,
-                      Algorithm algorithm, Engine engine) {
-            super(provider, type, name, engineClass.getName(), aliases, Map.of());
+        NativeService(Provider provider, String type, String name, List<String> aliases, String className,
+                      Algorithm algorithm, KdfEngine.Factory factory) {
+            super(provider, type, name, className, aliases, Map.of());
             this.algorithm = algorithm;
-            this.engine = engine;
+            this.factory = factory;
         }
 
         @Override
         public Object newInstance(Object constructorParameter) throws NoSuchAlgorithmException {
-            if (constructorParameter != null) {
-                throw new java.security.InvalidParameterException(
-                        "constructorParameter not used with " + getType() + " engines");
-            }
             try {
                 algorithm.check();
-                return engine.create();
+                return factory.create(constructorParameter);
             } catch (LibCryptoUnavailableException e) {
                 throw new NoSuchAlgorithmException(
                         getAlgorithm() + " from " + NAME + " is unavailable: " + e.getMessage(), e);
+            } catch (InvalidAlgorithmParameterException e) {
+                // As Provider.Service reports a constructor's failure; KDF.getInstance unwraps it.
+                throw new NoSuchAlgorithmException("Error constructing implementation (algorithm: " + getAlgorithm()
+                        + ", provider: " + NAME + ", class: " + getClassName() + ")", e);
             }
         }
     }

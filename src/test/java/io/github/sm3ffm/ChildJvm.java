@@ -32,6 +32,14 @@ public final class ChildJvm {
                 jarOf(org.bouncycastle.jce.provider.BouncyCastleProvider.class));
     }
 
+    /** The jar that {@code mvn package} built, for tests that run after it (Failsafe's *IT). */
+    public static Path packagedJar() throws IOException {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of("target"))) {
+            return files.filter(p -> p.getFileName().toString().matches("sm3-ffm-[^-]+(-SNAPSHOT)?\\.jar"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no jar in target/; run mvn package"));
+        }
+    }
+
     private static String jarOf(Class<?> c) {
         try {
             return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();

@@ -75,6 +75,7 @@ public final class Suite {
         plan.put(BareCallsBenchmark.class, null);
         plan.put(HmacBenchmark.class, Providers.HMAC);
         plan.put(Pbkdf2Benchmark.class, Providers.PBKDF2);
+        plan.put(HkdfBenchmark.class, null);
         return plan;
     }
 

@@ -2337,6 +2337,64 @@ public class OpenSSL {
         }
     }
 
+    private static class EVP_KDF_CTX_dup {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_KDF_CTX_dup");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * EVP_KDF_CTX *EVP_KDF_CTX_dup(const EVP_KDF_CTX *src)
+     * }
+     */
+    public static FunctionDescriptor EVP_KDF_CTX_dup$descriptor() {
+        return EVP_KDF_CTX_dup.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * EVP_KDF_CTX *EVP_KDF_CTX_dup(const EVP_KDF_CTX *src)
+     * }
+     */
+    public static MethodHandle EVP_KDF_CTX_dup$handle() {
+        return EVP_KDF_CTX_dup.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * EVP_KDF_CTX *EVP_KDF_CTX_dup(const EVP_KDF_CTX *src)
+     * }
+     */
+    public static MemorySegment EVP_KDF_CTX_dup$address() {
+        return EVP_KDF_CTX_dup.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * EVP_KDF_CTX *EVP_KDF_CTX_dup(const EVP_KDF_CTX *src)
+     * }
+     */
+    public static MemorySegment EVP_KDF_CTX_dup(MemorySegment src) {
+        var mh$ = EVP_KDF_CTX_dup.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_KDF_CTX_dup", src);
+            }
+            return (MemorySegment)mh$.invokeExact(src);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class EVP_KDF_derive {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             OpenSSL.C_INT,
@@ -2393,6 +2451,65 @@ public class OpenSSL {
                 traceDowncall("EVP_KDF_derive", ctx, key, keylen, params);
             }
             return (int)mh$.invokeExact(ctx, key, keylen, params);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class EVP_KDF_CTX_set_params {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            OpenSSL.C_INT,
+            OpenSSL.C_POINTER,
+            OpenSSL.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = OpenSSL.findOrThrow("EVP_KDF_CTX_set_params");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int EVP_KDF_CTX_set_params(EVP_KDF_CTX *ctx, const OSSL_PARAM params[])
+     * }
+     */
+    public static FunctionDescriptor EVP_KDF_CTX_set_params$descriptor() {
+        return EVP_KDF_CTX_set_params.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int EVP_KDF_CTX_set_params(EVP_KDF_CTX *ctx, const OSSL_PARAM params[])
+     * }
+     */
+    public static MethodHandle EVP_KDF_CTX_set_params$handle() {
+        return EVP_KDF_CTX_set_params.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int EVP_KDF_CTX_set_params(EVP_KDF_CTX *ctx, const OSSL_PARAM params[])
+     * }
+     */
+    public static MemorySegment EVP_KDF_CTX_set_params$address() {
+        return EVP_KDF_CTX_set_params.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int EVP_KDF_CTX_set_params(EVP_KDF_CTX *ctx, const OSSL_PARAM params[])
+     * }
+     */
+    public static int EVP_KDF_CTX_set_params(MemorySegment ctx, MemorySegment params) {
+        var mh$ = EVP_KDF_CTX_set_params.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("EVP_KDF_CTX_set_params", ctx, params);
+            }
+            return (int)mh$.invokeExact(ctx, params);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -26,7 +26,7 @@ import javax.crypto.SecretKey;
  * zeroed when a new key replaces it.
  */
 public final class HmacSM3 extends MacSpi implements Cloneable {
-    /** Not final: {@link #clone()} gives the copy a stream of its own, as the JDK's digests do. */
+    /** The key and the message so far; replaced in a {@link #clone()}, which copies both. */
     private NativeHmac nat;
 
     public HmacSM3() throws LibCryptoUnavailableException {

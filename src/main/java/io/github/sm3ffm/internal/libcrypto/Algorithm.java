@@ -35,6 +35,22 @@ public enum Algorithm {
             HMAC_SM3.check();
             return pbkdf2SelfTest();
         }
+    },
+    /** HKDF (RFC 5869) with HMAC-SM3; a KDF service from JDK 25 on. */
+    HKDF_SM3("HKDF-SM3") {
+        @Override
+        String selfTest() throws LibCryptoUnavailableException {
+            HMAC_SM3.check();
+            return hkdfSelfTest();
+        }
+    },
+    /** The ANSI X9.63 KDF with SM3, the SM2 KDF (GM/T 0003-2012); a KDF service from JDK 25 on. */
+    X963KDF_SM3("X963KDF-SM3") {
+        @Override
+        String selfTest() throws LibCryptoUnavailableException {
+            SM3.check();
+            return x963SelfTest();
+        }
     };
 
     private static final HexFormat HEX = HexFormat.of();
@@ -139,7 +155,7 @@ public enum Algorithm {
         byte[] password = "password".getBytes(StandardCharsets.US_ASCII);
         byte[] salt = "salt".getBytes(StandardCharsets.US_ASCII);
         int length = 40;
-        byte[] derived = NativePbkdf2.create().derive(password, salt, 2, length);
+        byte[] derived = NativeKdf.pbkdf2().pbkdf2(password, salt, 2, length);
         NativeHmac prf = NativeHmac.create();
         prf.init(password);
         byte[] expected = new byte[length];
@@ -160,13 +176,52 @@ public enum Algorithm {
                 : "OpenSSL gave " + HEX.formatHex(derived) + ", HMAC-SM3 gives " + HEX.formatHex(expected);
     }
 
-    private static String differs(String what1, byte[] got1, String expected1, String what2, byte[] got2,
-                                  String expected2) {
-        if (!Arrays.equals(got1, HEX.parseHex(expected1))) {
-            return what1 + " gave " + HEX.formatHex(got1);
+    /**
+     * RFC 5869's test case 1 inputs with SM3, whose PRK and OKM GmSSL publishes (tests/hkdftest.c), in each
+     * of the three modes: a mode ignored, or a salt or info dropped, would disagree.
+     */
+    private static String hkdfSelfTest() throws LibCryptoUnavailableException {
+        byte[] ikm = new byte[22];
+        Arrays.fill(ikm, (byte) 0x0b);
+        byte[] salt = HEX.parseHex("000102030405060708090a0b0c");
+        byte[] info = HEX.parseHex("f0f1f2f3f4f5f6f7f8f9");
+        String okm = "c69fe91b7aaee2dd5718d72dcaee0cce93f1b8e41f792da51261b6a517e68b36ed2c595572b01dfa359b";
+        NativeKdf hkdf = NativeKdf.hkdf();
+        byte[] prk = hkdf.hkdf(NativeKdf.HkdfMode.EXTRACT, ikm, salt, new byte[0], NativeSm3.DIGEST_LENGTH);
+        return differs("extract", prk, "e0d6f7b0bd056327b7659f1f39ad850561fbcf4fb10fb58e88eafa55cf7cd01e",
+                "expand", hkdf.hkdf(NativeKdf.HkdfMode.EXPAND, prk, new byte[0], info, 42), okm,
+                "extract then expand", hkdf.hkdf(NativeKdf.HkdfMode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
+    }
+
+    /** GM/T 0003.4-2012 Annex A.2 example 2, step A5 (t = KDF(x2 || y2, 152)); then with a SharedInfo. */
+    private static String x963SelfTest() throws LibCryptoUnavailableException {
+        byte[] z = HEX.parseHex("64d20d27d0632957f8028c1e024f6b02edf23102a566c932ae8bd613a8e865fe"
+                + "58d225eca784ae300a81a2d48281a828e1cedf11c4219099840265375077bf78");
+        NativeKdf x963 = NativeKdf.x963();
+        byte[] t = x963.x963(z, new byte[0], 19);
+        // Two counter blocks over Z || counter || info, by SM3 itself, which has passed its own test.
+        byte[] info = {'s', 'm', '3'};
+        byte[] expected = new byte[40];
+        NativeSm3 sm3 = NativeSm3.create();
+        byte[] block = new byte[NativeSm3.DIGEST_LENGTH];
+        for (int counter = 1; counter <= 2; counter++) {
+            sm3.update(z, 0, z.length);
+            sm3.update(new byte[] {0, 0, 0, (byte) counter}, 0, 4);
+            sm3.update(info, 0, info.length);
+            sm3.finish(block, 0);
+            System.arraycopy(block, 0, expected, (counter - 1) * 32, counter == 1 ? 32 : 8);
         }
-        if (!Arrays.equals(got2, HEX.parseHex(expected2))) {
-            return what2 + " gave " + HEX.formatHex(got2);
+        return differs("KDF(x2 || y2, 152)", t, "006e30dae231b071dfad8aa379e90264491603",
+                "KDF with SharedInfo", x963.x963(z, info, 40), HEX.formatHex(expected));
+    }
+
+    /** The first of (what, got, expected hex) triples whose bytes differ, as "what gave ..."; else null. */
+    private static String differs(Object... whatGotExpected) {
+        for (int i = 0; i < whatGotExpected.length; i += 3) {
+            byte[] got = (byte[]) whatGotExpected[i + 1];
+            if (!Arrays.equals(got, HEX.parseHex((String) whatGotExpected[i + 2]))) {
+                return whatGotExpected[i] + " gave " + HEX.formatHex(got);
+            }
         }
         return null;
     }

@@ -3,11 +3,9 @@ package io.github.sm3ffm.internal.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.sm3ffm.ChildJvm;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,17 +14,10 @@ class Sm3SumJarIT {
     @TempDir
     Path dir;
 
-    private static Path jar() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            return files.filter(p -> p.getFileName().toString().matches("sm3-ffm-[^-]+(-SNAPSHOT)?\\.jar"))
-                    .findFirst().orElseThrow(() -> new AssertionError("no jar in target/; run mvn package"));
-        }
-    }
-
     @Test
     void javaDashJarHashesAFileWithoutAnyWarning() throws Exception {
         Runs.Result r = Runs.exec(new byte[0],
-                List.of(ChildJvm.javaExecutable().toString(), "-jar", jar().toString(), "README.md", "pom.xml"));
+                List.of(ChildJvm.javaExecutable().toString(), "-jar", ChildJvm.packagedJar().toString(), "README.md", "pom.xml"));
         assertEquals(Runs.cksum("--untagged", "README.md", "pom.xml").toString(), r.toString());
     }
 

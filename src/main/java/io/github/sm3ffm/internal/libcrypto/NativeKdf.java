@@ -1,0 +1,278 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_dup;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_free;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_new;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_set_params;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_HKDF_MODE_EXPAND_ONLY;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_HKDF_MODE_EXTRACT_ONLY;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_derive;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_cleanse;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_DIGEST;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_INFO;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_ITER;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_KEY;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_MODE;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PASSWORD;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PKCS5;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PROPERTIES;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_SALT;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_end;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_int;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_octet_string;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_uint;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_utf8_string;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import io.github.sm3ffm.internal.openssl.ossl_param_st;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.security.ProviderException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The key-derivation functions with SM3, each an {@code EVP_KDF} fetched once: PBKDF2 (RFC 8018) with
+ * HMAC-SM3, HKDF (RFC 5869) with HMAC-SM3, and the ANSI X9.63 KDF with SM3, which is the SM2 KDF (GM/T
+ * 0003-2012 5.4.3). Each derivation is one native call, which can run for seconds (PBKDF2), so it is an
+ * ordinary downcall (GC may run meanwhile) on native copies of the inputs. Every copy of a secret (password,
+ * key material, shared secret) and the derived bytes are cleansed before their memory is freed, and
+ * OpenSSL clears its own copies when the context goes.
+ */
+public final class NativeKdf {
+    private final MemorySegment kdf;
+    /**
+     * A context with the digest (and the property query) set, copied for each derivation, never freed; NULL
+     * where the provider cannot copy its contexts (OpenSSL 3.0's HKDF and X963KDF cannot).
+     */
+    private final MemorySegment template;
+
+    private NativeKdf(MemorySegment kdf, MemorySegment template) {
+        this.kdf = kdf;
+        this.template = template;
+    }
+
+    private static final class Pbkdf2 {
+        static final Template TEMPLATE = template("PBKDF2", LibCrypto::pbkdf2);
+    }
+
+    private static final class Hkdf {
+        static final Template TEMPLATE = template("HKDF", LibCrypto::hkdf);
+    }
+
+    private static final class X963 {
+        static final Template TEMPLATE = template("X963KDF", LibCrypto::x963kdf);
+    }
+
+    /** PBKDF2 with HMAC-SM3, or why libcrypto cannot give it. */
+    public static NativeKdf pbkdf2() throws LibCryptoUnavailableException {
+        return Pbkdf2.TEMPLATE.get();
+    }
+
+    /** HKDF with HMAC-SM3, or why libcrypto cannot give it. */
+    public static NativeKdf hkdf() throws LibCryptoUnavailableException {
+        return Hkdf.TEMPLATE.get();
+    }
+
+    /** The X9.63 KDF with SM3, or why libcrypto cannot give it. */
+    public static NativeKdf x963() throws LibCryptoUnavailableException {
+        return X963.TEMPLATE.get();
+    }
+
+    private interface Fetch {
+        MemorySegment kdf() throws LibCryptoUnavailableException;
+    }
+
+    /** A context with the digest set, or why there is none; made once, never freed. */
+    private record Template(NativeKdf kdf, LibCryptoUnavailableException error) {
+        NativeKdf get() throws LibCryptoUnavailableException {
+            if (error != null) {
+                throw error;
+            }
+            return kdf;
+        }
+    }
+
+    /**
+     * Setting the digest fetches it by name, which costs as much as a short derivation; a copy of a context
+     * that has it costs a reference count, where the provider can copy. Never throws: a class whose
+     * initialiser fails is unusable for the JVM's life.
+     */
+    private static Template template(String name, Fetch fetch) {
+        try {
+            MemorySegment kdf = fetch.kdf();
+            MemorySegment ctx = newContext(kdf);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment array = ossl_param_st.allocateArray(3, arena);
+                SegmentAllocator next = SegmentAllocator.slicingAllocator(array);
+                digest(next, arena);
+                OSSL_PARAM_construct_end(next);
+                if (EVP_KDF_CTX_set_params(ctx, array) != 1) {
+                    ProviderException e = OpenSSLErrors.failure("EVP_KDF_CTX_set_params(digest=SM3)");
+                    EVP_KDF_CTX_free(ctx);
+                    throw e;
+                }
+            }
+            MemorySegment copy = EVP_KDF_CTX_dup(ctx);
+            if (copy.equals(MemorySegment.NULL)) {
+                OpenSSLErrors.drain();
+                EVP_KDF_CTX_free(ctx);
+                return new Template(new NativeKdf(kdf, MemorySegment.NULL), null);
+            }
+            EVP_KDF_CTX_free(copy);
+            return new Template(new NativeKdf(kdf, ctx), null);
+        } catch (LibCryptoUnavailableException e) {
+            return new Template(null, e);
+        } catch (RuntimeException e) {
+            return new Template(null, new LibCryptoUnavailableException(name + " with SM3 cannot be set up: "
+                    + e.getMessage(), e));
+        }
+    }
+
+    private static MemorySegment newContext(MemorySegment kdf) {
+        MemorySegment ctx = EVP_KDF_CTX_new(kdf);
+        if (ctx.equals(MemorySegment.NULL)) {
+            throw OpenSSLErrors.failure("EVP_KDF_CTX_new");
+        }
+        return ctx;
+    }
+
+    /** The parameters {"digest" = "SM3"} and, when one is configured, the property query. */
+    private static void digest(SegmentAllocator next, Arena arena) {
+        // Each struct-returning call writes its OSSL_PARAM into the next element.
+        OSSL_PARAM_construct_utf8_string(next, OSSL_KDF_PARAM_DIGEST(), arena.allocateFrom("SM3"), 0);
+        MemorySegment query = LibCrypto.propertyQueryString();
+        if (!query.equals(MemorySegment.NULL)) {
+            // The SM3 (and HMAC-SM3) inside comes from the same providers as everything else.
+            OSSL_PARAM_construct_utf8_string(next, OSSL_KDF_PARAM_PROPERTIES(), query, 0);
+        }
+    }
+
+    /** The three HKDF computations (RFC 5869 section 2). */
+    public enum HkdfMode {
+        /** PRK = HMAC(salt, IKM), 32 bytes. */
+        EXTRACT,
+        /** OKM from a PRK and info. */
+        EXPAND,
+        /** Extract, then expand its PRK. */
+        EXTRACT_THEN_EXPAND
+    }
+
+    /**
+     * Derives {@code length} bytes with PBKDF2. The caller has checked the arguments as the JDK's PBKDF2 does;
+     * OpenSSL's SP 800-132 lower bounds (16-byte salt, 1000 iterations, 14-byte key) are switched off
+     * ("pkcs5" = 1) because PKCS #5 and the JDK accept less.
+     */
+    public byte[] pbkdf2(byte[] password, byte[] salt, int iterations, int length) {
+        if (length == 0) {
+            return new byte[0];
+        }
+        try (Params p = new Params()) {
+            p.secret(OSSL_KDF_PARAM_PASSWORD(), password);
+            p.octets(OSSL_KDF_PARAM_SALT(), salt);
+            p.add(next -> OSSL_PARAM_construct_uint(next, OSSL_KDF_PARAM_ITER(), p.arena.allocateFrom(JAVA_INT, iterations)));
+            p.add(next -> OSSL_PARAM_construct_int(next, OSSL_KDF_PARAM_PKCS5(), p.arena.allocateFrom(JAVA_INT, 1)));
+            return p.derive(this, length);
+        }
+    }
+
+    /**
+     * HKDF: {@code key} is the IKM (extract, extract then expand) or the PRK (expand); {@code salt} may be
+     * empty (RFC 5869: a string of zeros) and is not used to expand; {@code info} is not used to extract.
+     * The caller has checked the arguments as the JDK's HKDF does.
+     */
+    public byte[] hkdf(HkdfMode mode, byte[] key, byte[] salt, byte[] info, int length) {
+        int m = switch (mode) {
+            case EXTRACT -> EVP_KDF_HKDF_MODE_EXTRACT_ONLY();
+            case EXPAND -> EVP_KDF_HKDF_MODE_EXPAND_ONLY();
+            case EXTRACT_THEN_EXPAND -> EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND();
+        };
+        try (Params p = new Params()) {
+            p.add(next -> OSSL_PARAM_construct_int(next, OSSL_KDF_PARAM_MODE(), p.arena.allocateFrom(JAVA_INT, m)));
+            p.secret(OSSL_KDF_PARAM_KEY(), key);
+            if (mode != HkdfMode.EXPAND && salt.length > 0) {
+                p.octets(OSSL_KDF_PARAM_SALT(), salt);
+            }
+            if (mode != HkdfMode.EXTRACT && info.length > 0) {
+                p.octets(OSSL_KDF_PARAM_INFO(), info);
+            }
+            return p.derive(this, length);
+        }
+    }
+
+    /** The X9.63 KDF: SM3(Z || counter || SharedInfo) for counter = 1, 2, ..., cut to {@code length} bytes. */
+    public byte[] x963(byte[] sharedSecret, byte[] sharedInfo, int length) {
+        try (Params p = new Params()) {
+            p.secret(OSSL_KDF_PARAM_KEY(), sharedSecret);
+            if (sharedInfo.length > 0) {
+                p.octets(OSSL_KDF_PARAM_INFO(), sharedInfo);
+            }
+            return p.derive(this, length);
+        }
+    }
+
+    /** The parameters of one derivation and their native memory; secrets are cleansed on close. */
+    private static final class Params implements AutoCloseable {
+        interface Param {
+            void construct(SegmentAllocator next);
+        }
+
+        final Arena arena = Arena.ofConfined();
+        private final List<Param> params = new ArrayList<>();
+        private final List<MemorySegment> secrets = new ArrayList<>();
+
+        void add(Param p) {
+            params.add(p);
+        }
+
+        void octets(MemorySegment name, byte[] value) {
+            // Never NULL, even when empty: a NULL pointer would mean "not given".
+            MemorySegment copy = arena.allocate(Math.max(1, value.length));
+            MemorySegment.copy(value, 0, copy, JAVA_BYTE, 0, value.length);
+            add(next -> OSSL_PARAM_construct_octet_string(next, name, copy, value.length));
+        }
+
+        void secret(MemorySegment name, byte[] value) {
+            secrets.add(arena.allocate(Math.max(1, value.length)));
+            MemorySegment copy = secrets.getLast();
+            MemorySegment.copy(value, 0, copy, JAVA_BYTE, 0, value.length);
+            add(next -> OSSL_PARAM_construct_octet_string(next, name, copy, value.length));
+        }
+
+        byte[] derive(NativeKdf kdf, int length) {
+            MemorySegment out = arena.allocate(Math.max(1, length));
+            secrets.add(out);
+            boolean copy = !kdf.template.equals(MemorySegment.NULL);
+            MemorySegment array = ossl_param_st.allocateArray(params.size() + 3, arena);
+            SegmentAllocator next = SegmentAllocator.slicingAllocator(array);
+            if (!copy) {
+                digest(next, arena);
+            }
+            for (Param p : params) {
+                p.construct(next);
+            }
+            OSSL_PARAM_construct_end(next);
+            MemorySegment ctx = copy ? EVP_KDF_CTX_dup(kdf.template) : newContext(kdf.kdf);
+            if (ctx.equals(MemorySegment.NULL)) {
+                throw OpenSSLErrors.failure("EVP_KDF_CTX_dup");
+            }
+            try {
+                OpenSSLErrors.check(EVP_KDF_derive(ctx, out, length, array), "EVP_KDF_derive");
+            } finally {
+                EVP_KDF_CTX_free(ctx);
+            }
+            return out.asSlice(0, length).toArray(JAVA_BYTE);
+        }
+
+        @Override
+        public void close() {
+            for (MemorySegment s : secrets) {
+                OPENSSL_cleanse(s, s.byteSize());
+            }
+            arena.close();
+        }
+    }
+}
