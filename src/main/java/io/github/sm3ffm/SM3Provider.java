@@ -29,14 +29,47 @@ import java.util.Properties;
  * 1.2.156.10197.1.401.2) with its {@code KeyGenerator}, and {@code SecretKeyFactory} "PBKDF2WithHmacSM3",
  * each available or not on its own terms.
  *
- * <p>Register it with {@code Security.addProvider(new SM3Provider())}, a
- * {@code security.provider.N=SM3FFM} line, or {@link java.util.ServiceLoader}. The JVM needs native
- * access for this module: {@code --enable-native-access=io.github.sm3ffm} on the module path,
- * {@code ALL-UNNAMED} on the class path.
+ * <h2>Registering it</h2>
+ * In code:
+ * {@snippet :
+ * Security.addProvider(new SM3Provider());
+ * MessageDigest md = MessageDigest.getInstance("SM3");   // or getInstance("SM3", SM3Provider.NAME)
+ * byte[] digest = md.digest("abc".getBytes(StandardCharsets.US_ASCII));
+ * }
+ * Or without code, in either of these ways; the provider is declared both in {@code module-info} and in
+ * {@code META-INF/services}, so each works on the module path and on the class path:
+ * <ul>
+ *   <li>a line {@code security.provider.N=SM3FFM} in a file passed with
+ *       {@code -Djava.security.properties=FILE}: the JDK finds the provider by that name;</li>
+ *   <li>{@link java.util.ServiceLoader#load(Class) ServiceLoader.load(Provider.class)}, which constructs it
+ *       without reflection, so the module needs no {@code opens}.</li>
+ * </ul>
  *
- * <p>Constructing and registering the provider always works. When libcrypto or its SM3 cannot be used,
+ * <h2>Launch flags</h2>
+ * The library calls native code, so the JVM must grant it native access:
+ * <ul>
+ *   <li>on the module path, {@code --enable-native-access=io.github.sm3ffm};</li>
+ *   <li>on the class path, {@code --enable-native-access=ALL-UNNAMED}, or
+ *       {@code Enable-Native-Access: ALL-UNNAMED} in the manifest of an executable jar.</li>
+ * </ul>
+ * For example:
+ * {@snippet lang=sh :
+ * java --enable-native-access=io.github.sm3ffm -p app.jar:sm3-ffm.jar -m app/app.Main
+ * java --enable-native-access=ALL-UNNAMED -cp app.jar:sm3-ffm.jar app.Main
+ * }
+ * Without the flag, JDK 22 and 23 print a warning; with {@code --illegal-native-access=deny} (JDK 24 and
+ * later) the services are unavailable and the reason names the missing flag. The provider looks for
+ * OpenSSL 4's libcrypto, then OpenSSL 3's, by their usual file names ({@code libcrypto.so.4},
+ * {@code libcrypto.so.3}); {@code -Dsm3ffm.libcrypto.path=FILE} names the one file to load instead.
+ *
+ * <h2>When OpenSSL cannot serve SM3</h2>
+ * Constructing and registering the provider always works. When libcrypto or its SM3 cannot be used,
  * {@code MessageDigest.getInstance("SM3", "SM3FFM")} throws {@link NoSuchAlgorithmException} whose cause
- * says why, and a provider-less {@code getInstance("SM3")} moves on to the next provider.
+ * says why, and a provider-less {@code getInstance("SM3")} moves on to the next provider;
+ * {@link #isAvailable()} and {@link #unavailability()} answer the same question in code.
+ *
+ * <p>{@link #getVersionStr()} is the library's version, the same as the {@code Implementation-Version} in
+ * the jar's manifest.
  */
 public final class SM3Provider extends Provider {
     @Serial
@@ -45,6 +78,11 @@ public final class SM3Provider extends Provider {
     /** The provider name, as used in {@code getInstance(algorithm, "SM3FFM")}. */
     public static final String NAME = "SM3FFM";
 
+    /**
+     * Constructs the provider and registers its services with it. The first construction in a JVM loads
+     * libcrypto to name it in {@link #getInfo()}; when it cannot be loaded, the provider is constructed all
+     * the same and its services say why they are unavailable.
+     */
     public SM3Provider() {
         super(NAME, libraryVersion(), info());
         putService(new NativeService(this, "MessageDigest", "SM3",
@@ -65,12 +103,20 @@ public final class SM3Provider extends Provider {
         }
     }
 
-    /** Whether libcrypto was found, gave SM3, and passed the known-answer self-test. */
+    /**
+     * Whether SM3 can be computed here.
+     *
+     * @return {@code true} when libcrypto was found, gave SM3, and passed the known-answer self-test
+     */
     public static boolean isAvailable() {
         return unavailability().isEmpty();
     }
 
-    /** Why SM3 cannot be used here; empty when it can. */
+    /**
+     * Why SM3 cannot be computed here.
+     *
+     * @return the reason, with OpenSSL's own error text where there is one; empty when SM3 can be computed
+     */
     public static Optional<Exception> unavailability() {
         return Algorithm.SM3.unavailability().map(Exception.class::cast);
     }
