@@ -16,7 +16,7 @@ import javax.crypto.spec.SecretKeySpec;
  * byte[] t = kdf.deriveData(new X963KDFParameterSpec(x2y2, null, 19));
  * }</pre>
  *
- * <p>Like {@link javax.crypto.spec.HKDFParameterSpec}, it checks what it is given: a null secret throws
+ * <p>Like JDK 25's {@code javax.crypto.spec.HKDFParameterSpec}, it checks what it is given: a null secret throws
  * {@link NullPointerException}, an empty one or a length below 1 {@link IllegalArgumentException}. The
  * arrays are copied in and out.
  */
@@ -26,6 +26,8 @@ public final class X963KDFParameterSpec implements AlgorithmParameterSpec {
     private final int length;
 
     /**
+     * Derivation parameters from a shared secret given as a key.
+     *
      * @param sharedSecret Z, in RAW format (for SM2 encryption, {@code x2 || y2})
      * @param sharedInfo   SharedInfo; null or empty for none, as SM2 uses it
      * @param length       how many bytes to derive, at least 1
@@ -40,6 +42,8 @@ public final class X963KDFParameterSpec implements AlgorithmParameterSpec {
     }
 
     /**
+     * Derivation parameters from a shared secret given as bytes.
+     *
      * @param sharedSecret Z, not empty; copied
      * @param sharedInfo   SharedInfo; null or empty for none
      * @param length       how many bytes to derive, at least 1
@@ -49,17 +53,29 @@ public final class X963KDFParameterSpec implements AlgorithmParameterSpec {
                 sharedInfo, length);
     }
 
-    /** The shared secret Z. */
+    /**
+     * The shared secret.
+     *
+     * @return Z
+     */
     public SecretKey sharedSecret() {
         return sharedSecret;
     }
 
-    /** A copy of SharedInfo; empty when there is none. */
+    /**
+     * The shared information.
+     *
+     * @return a copy of SharedInfo; empty when there is none
+     */
     public byte[] sharedInfo() {
         return sharedInfo.clone();
     }
 
-    /** How many bytes to derive. */
+    /**
+     * The output length.
+     *
+     * @return how many bytes to derive
+     */
     public int length() {
         return length;
     }
