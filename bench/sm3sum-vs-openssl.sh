@@ -1,81 +1,69 @@
 #!/usr/bin/env bash
-# Is bin/sm3sum as fast as OpenSSL's own command-line tool? Hashes one file (1 GiB of random bytes,
-# kept in ${TMPDIR:-/tmp} between runs) with a warm page cache, alternating `openssl dgst -sm3` and
-# `bin/sm3sum` for ROUNDS rounds (the one that goes first changes every round), and prints the
-# throughput of each from wall-clock time, JVM start-up included, with the best and median figures
-# and the ratio sm3sum / openssl, also by CPU time, which the machine's other load disturbs less.
-# Environment: ROUNDS (default 7), SIZE_MIB (default 1024).
+# Is bin/sm3sum as fast as the native command-line tools? Hashes files of 64 MiB, 1 GiB and 4 GiB of
+# random bytes (kept in ${TMPDIR:-/tmp} between runs) with a warm page cache, with `openssl dgst -sm3`,
+# coreutils' `cksum -a sm3` and `bin/sm3sum` taking turns (the one that goes first changes every round),
+# and prints a Markdown table: each tool's median MB/s by wall-clock time (JVM start-up included) and the
+# median of the per-round ratios sm3sum / openssl and sm3sum / cksum, with their lowest and highest round.
+# Environment: ROUNDS (default 5), SIZES_MIB (default "64 1024 4096"), OUT (also write the table there).
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-rounds=${ROUNDS:-7}
-size_mib=${SIZE_MIB:-1024}
-bytes=$((size_mib * 1024 * 1024))
-file=${TMPDIR:-/tmp}/sm3sum-bench-${size_mib}MiB.bin
+rounds=${ROUNDS:-5}
+sizes=${SIZES_MIB:-64 1024 4096}
 
-if [[ ! -f $file || $(stat -c %s "$file") -ne $bytes ]]; then
-    echo "creating $file ($bytes random bytes)" >&2
-    head -c "$bytes" /dev/urandom > "$file.$$"
-    mv -f "$file.$$" "$file"
-fi
-cat "$file" > /dev/null
-
-# The first run may build the jar and the class-data archive; it is not timed.
-want=$("$root/bin/sm3sum" "$file" | cut -d' ' -f1)
-got=$(openssl dgst -sm3 -r "$file" | cut -d' ' -f1)
-if [[ $want != "$got" ]]; then
-    echo "digests differ: sm3sum $want, openssl $got" >&2
-    exit 1
-fi
-
-# Runs the command once; prints the MB/s (10^6 bytes per second) by wall-clock time and by CPU time
-# (user + system, which other load on the machine disturbs less).
+# MB/s (10^6 bytes per second) of one run of the command on $bytes bytes, by wall-clock time.
 rate() {
-    local TIMEFORMAT='%R %U %S' times
-    times=$({ time "$@" > /dev/null; } 2>&1)
-    awk -v b="$bytes" -v t="$times" 'BEGIN {
-        split(t, x, " ")
-        printf "%.1f %.1f", b / x[1] / 1e6, b / (x[2] + x[3]) / 1e6 }'
+    local TIMEFORMAT='%R' seconds
+    seconds=$({ time "$@" > /dev/null; } 2>&1)
+    awk -v b="$bytes" -v t="$seconds" 'BEGIN { printf "%.1f", b / t / 1e6 }'
 }
 
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'
-}
-
-# best (highest) and median of a list of numbers
-stats() {
-    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+# "median (lowest–highest)" of a list of numbers, with the given printf format for each
+spread() {
+    local format=$1
+    shift
+    printf '%s\n' "$@" | sort -g | awk -v f="$format" '{ v[NR] = $1 } END {
         m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        printf "%.3f %.3f", v[NR], m }'
+        printf f " (" f "–" f ")", m, v[1], v[NR] }'
 }
 
-echo "file: $file ($bytes bytes, page cache warm); $(openssl version); $("$root/bin/sm3sum" --version | tail -1)"
-echo "MB/s by wall-clock time (JVM start-up included), and by CPU time"
-printf '%-7s %14s %14s %8s   %14s %14s %8s\n' round "openssl wall" "sm3sum wall" ratio "openssl cpu" "sm3sum cpu" ratio
-o_wall=() s_wall=() o_cpu=() s_cpu=() r_wall=() r_cpu=()
-for ((r = 1; r <= rounds; r++)); do
-    if ((r % 2)); then
-        read -r ow oc <<< "$(rate openssl dgst -sm3 "$file")"
-        read -r sw sc <<< "$(rate "$root/bin/sm3sum" "$file")"
-    else
-        read -r sw sc <<< "$(rate "$root/bin/sm3sum" "$file")"
-        read -r ow oc <<< "$(rate openssl dgst -sm3 "$file")"
+table="| File | openssl dgst -sm3 MB/s | cksum -a sm3 MB/s | sm3sum MB/s | sm3sum ÷ openssl | sm3sum ÷ cksum |
+|---|--:|--:|--:|--:|--:|"
+for size_mib in $sizes; do
+    bytes=$((size_mib * 1024 * 1024))
+    file=${TMPDIR:-/tmp}/sm3sum-bench-${size_mib}MiB.bin
+    if [[ ! -f $file || $(stat -c %s "$file") -ne $bytes ]]; then
+        echo "creating $file ($bytes random bytes)" >&2
+        head -c "$bytes" /dev/urandom > "$file.$$"
+        mv -f "$file.$$" "$file"
     fi
-    o_wall+=("$ow") s_wall+=("$sw") o_cpu+=("$oc") s_cpu+=("$sc")
-    r_wall+=("$(ratio "$sw" "$ow")") r_cpu+=("$(ratio "$sc" "$oc")")
-    printf '%-7s %14s %14s %8s   %14s %14s %8s\n' "$r" "$ow" "$sw" "${r_wall[-1]}" "$oc" "$sc" "${r_cpu[-1]}"
+    cat "$file" > /dev/null
+    # The first runs are not timed; they also prove the three tools agree.
+    want=$("$root/bin/sm3sum" "$file" | cut -d' ' -f1)
+    [[ $(openssl dgst -sm3 -r "$file" | cut -d' ' -f1) == "$want" ]] || { echo "openssl disagrees" >&2; exit 1; }
+    [[ $(cksum -a sm3 --untagged "$file" | cut -d' ' -f1) == "$want" ]] || { echo "cksum disagrees" >&2; exit 1; }
+    tools=("openssl dgst -sm3" "cksum -a sm3" "$root/bin/sm3sum")
+    o=() c=() s=() so=() sc=()
+    for ((r = 0; r < rounds; r++)); do
+        declare -A got=()
+        for ((k = 0; k < 3; k++)); do
+            t=$(((k + r) % 3))
+            # shellcheck disable=SC2086
+            got[$t]=$(rate ${tools[t]} "$file")
+        done
+        o+=("${got[0]}") c+=("${got[1]}") s+=("${got[2]}")
+        so+=("$(awk -v a="${got[2]}" -v b="${got[0]}" 'BEGIN { printf "%.3f", a / b }')")
+        sc+=("$(awk -v a="${got[2]}" -v b="${got[1]}" 'BEGIN { printf "%.3f", a / b }')")
+        echo "$size_mib MiB round $((r + 1)): openssl ${got[0]}, cksum ${got[1]}, sm3sum ${got[2]} MB/s" >&2
+        unset got
+    done
+    label=$([[ $size_mib -ge 1024 ]] && echo "$((size_mib / 1024)) GiB" || echo "$size_mib MiB")
+    table+=$'\n'"| $label | $(spread %.0f "${o[@]}") | $(spread %.0f "${c[@]}") | $(spread %.0f "${s[@]}") | $(spread %.2f "${so[@]}") | $(spread %.2f "${sc[@]}") |"
 done
-
-read -r ow_best ow_median <<< "$(stats "${o_wall[@]}")"
-read -r sw_best sw_median <<< "$(stats "${s_wall[@]}")"
-read -r oc_best oc_median <<< "$(stats "${o_cpu[@]}")"
-read -r sc_best sc_median <<< "$(stats "${s_cpu[@]}")"
-read -r _ rw_median <<< "$(stats "${r_wall[@]}")"
-read -r _ rc_median <<< "$(stats "${r_cpu[@]}")"
-row() {
-    printf '%-7s %14.1f %14.1f %8s   %14.1f %14.1f %8s\n' "$@"
-}
-row best "$ow_best" "$sw_best" "$(ratio "$sw_best" "$ow_best")" "$oc_best" "$sc_best" "$(ratio "$sc_best" "$oc_best")"
-row median "$ow_median" "$sw_median" "$(ratio "$sw_median" "$ow_median")" \
-    "$oc_median" "$sc_median" "$(ratio "$sc_median" "$oc_median")"
-echo "median of the per-round ratios: wall $rw_median, cpu $rc_median"
+note="*$(openssl version | cut -d' ' -f1-2), $(cksum --version | head -1), $("$root/bin/sm3sum" --version | head -1);
+$rounds rounds per file, the three tools taking turns, page cache warm; MB/s by wall-clock time, JVM start-up
+included; median (lowest–highest round).*"
+printf '%s\n\n%s\n' "$table" "$note"
+if [[ -n ${OUT:-} ]]; then
+    printf '%s\n\n%s\n' "$table" "$note" > "$OUT"
+fi

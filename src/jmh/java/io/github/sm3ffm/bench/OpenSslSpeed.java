@@ -1,10 +1,8 @@
 package io.github.sm3ffm.bench;
 
-import io.github.sm3ffm.ChildJvm;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
@@ -21,7 +19,7 @@ final class OpenSslSpeed {
 
     /** {@code openssl version}, or why it cannot be run. */
     String version() throws IOException, InterruptedException {
-        ChildJvm.Result r = ChildJvm.exec(Map.of(), List.of(executable, "version"), 30);
+        Command r = Command.run(List.of(executable, "version"), 30);
         if (r.exitCode() != 0) {
             throw new IOException(executable + " version exited with " + r.exitCode() + ": " + r.output().strip());
         }
@@ -36,7 +34,7 @@ final class OpenSslSpeed {
     /** Bytes per second hashing {@code size}-byte messages for {@code seconds}. */
     double bytesPerSecond(int size, int seconds) throws IOException, InterruptedException {
         List<String> command = command(size, seconds);
-        ChildJvm.Result r = ChildJvm.exec(Map.of(), command, seconds + 60);
+        Command r = Command.run(command, seconds + 60);
         OptionalDouble parsed = parse(r.output());
         if (r.exitCode() != 0 || parsed.isEmpty()) {
             throw new IOException(String.join(" ", command) + " exited with " + r.exitCode() + ": " + r.output().strip());

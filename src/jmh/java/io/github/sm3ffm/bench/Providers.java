@@ -1,6 +1,6 @@
 package io.github.sm3ffm.bench;
 
-import com.tencent.kona.crypto.CryptoUtils;
+import com.tencent.kona.crypto.KonaCryptoNativeProvider;
 import com.tencent.kona.crypto.KonaCryptoProvider;
 import io.github.sm3ffm.SM3Provider;
 import java.io.IOException;
@@ -15,16 +15,18 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.ServiceLoader;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
 /**
  * The implementations compared, by the value of the benchmarks' {@code provider} parameter, and the probe
  * that tells which of them work on this machine and which services each offers.
  *
- * <p>Kona has one provider for both of its implementations: the system property
- * {@value #KONA_NATIVE_PROPERTY}, read once when Kona is first used, switches its SM3 and HmacSM3 to
- * OpenSSL over JNI (a libcrypto of its own, shipped inside its jar). So each Kona variant needs a JVM of its
- * own, which JMH's forks give; {@link #create} refuses a variant that the JVM cannot give any more.
+ * <p>Kona 1.0.19 ships its implementations as separate providers in one jar: {@code KonaCrypto}, pure Java,
+ * and {@code KonaCrypto-Native}, OpenSSL over JNI with a libcrypto of its own (OpenSSL 3.5.0, extracted from
+ * its jar). Any other name is looked up among the providers on the class path ({@link ServiceLoader}), which
+ * is how a competitor jar given to {@code bench/run --extra-jar} takes part. Each fork creates only the
+ * provider it measures, so Kona's libcrypto and the system's never meet in one JVM.
  */
 public final class Providers {
     /** This project. */
@@ -33,11 +35,12 @@ public final class Providers {
     public static final String BC = "BC";
     /** Tencent Kona, pure Java. */
     public static final String KONA = "KonaCrypto";
-    /** Tencent Kona with its OpenSSL-over-JNI implementation switched on. */
+    /** Tencent Kona's OpenSSL over JNI. */
     public static final String KONA_NATIVE = "KonaCrypto-Native";
+    /** GlaSSLess, OpenSSL through FFM, when its jar is given (it is on no public repository). */
+    public static final String GLASSLESS = "GlaSSLess";
+    /** The implementations measured unless told otherwise. */
     public static final List<String> ALL = List.of(SM3FFM, BC, KONA, KONA_NATIVE);
-
-    public static final String KONA_NATIVE_PROPERTY = "com.tencent.kona.useNativeCrypto";
 
     public static final String DIGEST = "MessageDigest.SM3";
     public static final String HMAC = "Mac.HmacSM3";
@@ -57,24 +60,15 @@ public final class Providers {
         Provider provider = switch (name) {
             case SM3FFM -> new SM3Provider();
             case BC -> new BouncyCastleProvider();
-            case KONA -> kona(false);
-            case KONA_NATIVE -> kona(true);
-            default -> throw new IllegalArgumentException("unknown implementation " + name + "; known: " + ALL);
+            case KONA -> new KonaCryptoProvider();
+            case KONA_NATIVE -> new KonaCryptoNativeProvider();
+            default -> ServiceLoader.load(Provider.class).stream().map(ServiceLoader.Provider::get)
+                    .filter(p -> p.getName().equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("unknown implementation " + name + "; known: "
+                            + ALL + " and the providers of jars given with --extra-jar"));
         };
         Security.addProvider(provider);
         return provider;
-    }
-
-    private static Provider kona(boolean nativeCrypto) {
-        if (nativeCrypto) {
-            System.setProperty(KONA_NATIVE_PROPERTY, "true");
-        }
-        Provider kona = new KonaCryptoProvider();
-        if (CryptoUtils.useNativeCrypto() != nativeCrypto) {
-            throw new IllegalStateException("Kona was already initialised with " + KONA_NATIVE_PROPERTY + "="
-                    + !nativeCrypto + " in this JVM; each Kona variant needs a JVM of its own");
-        }
-        return kona;
     }
 
     /** Whether {@code provider} offers {@code service}, written {@code Type.Algorithm}. */

@@ -42,6 +42,7 @@ public final class Report {
     static final String JMH_JSON = "benchmarks.json";
     static final String TABLE = "benchmarks.md";
     static final String CHART = "benchmarks.png";
+    static final String SM3SUM = "sm3sum.md";
     static final String ALLOC = "gc.alloc.rate.norm";
     static final String OURS = Providers.SM3FFM;
     static final String CEILING = "openssl speed";
@@ -53,6 +54,7 @@ public final class Report {
             Providers.BC, "BouncyCastle",
             Providers.KONA, "Kona, pure Java",
             Providers.KONA_NATIVE, "Kona, OpenSSL over JNI",
+            Providers.GLASSLESS, "GlaSSLess, OpenSSL over FFM",
             CEILING, "openssl speed (native ceiling)",
             "", "bare FFM downcalls (floor)");
     private static final String README_BEGIN = "<!-- benchmarks:begin (written by bench/run) -->";
@@ -119,13 +121,17 @@ public final class Report {
     /** The smallest object is 16 bytes: less than that per operation, net, means no allocation per operation. */
     static final double SMALLEST_OBJECT = 16;
 
+    private final Path dir;
     private final RunRecord run;
+    private final Ratios ratios;
     private final List<Point> points;
     private final Map<Integer, Measure> ceiling;
     private final Optional<Point> baseline;
 
-    Report(RunRecord run, List<Point> points) {
+    Report(Path dir, RunRecord run, Ratios ratios, List<Point> points) {
+        this.dir = dir;
         this.run = run;
+        this.ratios = ratios;
         this.points = points;
         this.ceiling = ceiling(run.openssl());
         this.baseline = points.stream().filter(p -> p.benchmark().equals(BASELINE)).findFirst();
@@ -156,12 +162,35 @@ public final class Report {
         Report report = read(dir);
         Files.writeString(dir.resolve(TABLE), report.markdown());
         report.chart(dir.resolve(CHART));
+        String note = report.chartNote();
+        report.ratioReport().speedupChart(dir.resolve(RatioReport.SPEEDUP_CHART), note);
+        report.ratioReport().patternsChart(dir.resolve(RatioReport.PATTERNS_CHART), note);
         System.out.println();
         System.out.println(report.targetsText());
         System.out.println("wrote " + dir.resolve(TABLE) + " and " + dir.resolve(CHART));
         if (report.updateReadme(dir)) {
             System.out.println("updated the benchmark summary in README.md");
         }
+    }
+
+    /** The headline ratios of this run. */
+    RatioReport ratioReport() {
+        List<String> measured = run.implementations().entrySet().stream().filter(e -> e.getValue().available())
+                .map(Map.Entry::getKey).toList();
+        return new RatioReport(ratios, measured);
+    }
+
+    /** What was run, on what, and how, in one line under each chart. */
+    String chartNote() {
+        RunRecord.Settings s = run.settings();
+        String openssl = run.openssl() == null || run.openssl().version() == null ? "OpenSSL"
+                : String.join(" ", java.util.Arrays.copyOf(run.openssl().version().split(" "), 2));
+        return String.format(Locale.ROOT, "%s, %d cores, %s; %d rounds, forks of %d×%d ms", run.cpu(),
+                run.cores(), openssl, s.rounds(), s.iterations(), s.iterationMillis());
+    }
+
+    static String label(String implementation) {
+        return LABELS.getOrDefault(implementation, implementation);
     }
 
     static Report read(Path dir) throws IOException {
@@ -179,7 +208,8 @@ public final class Report {
                     alloc == null ? OptionalDouble.empty() : OptionalDouble.of(number(alloc, "score")),
                     o.get("forks").getAsInt()));
         }
-        return new Report(RunRecord.read(dir), points);
+        RunRecord run = RunRecord.read(dir);
+        return new Report(dir, run, Ratios.read(dir, run), points);
     }
 
     /** JMH writes "NaN" as a string when it has no error (a single iteration). */
@@ -237,6 +267,14 @@ public final class Report {
         run.implementations().forEach((name, impl) -> md.append("- **").append(LABELS.getOrDefault(name, name))
                 .append("** (`").append(name).append("`): ").append(describe(impl)).append('\n'));
         md.append("- **").append(LABELS.get(CEILING)).append("**: ").append(ceilingDescription()).append("\n\n");
+        RatioReport ratio = ratioReport();
+        md.append("## Ratios\n\nMedian of the per-round speed ratios (lowest–highest round).\n\n")
+                .append(ratio.sizeTable()).append('\n').append(ratio.patternTable()).append('\n');
+        try {
+            md.append(sm3sum(dir));
+        } catch (IOException e) {
+            md.append("(").append(SM3SUM).append(" unreadable: ").append(e.getMessage()).append(")\n\n");
+        }
         md.append("## Targets\n\n").append(targetsTable()).append('\n');
         md.append("![SM3 throughput against message size](").append(CHART).append(")\n\n");
         md.append("## Results\n\n");
@@ -488,11 +526,32 @@ public final class Report {
         if (begin < 0 || end < begin) {
             return false;
         }
-        String block = README_BEGIN + "\n" + header() + "\n" + summaryTable() + "\n"
-                + targetsTable() + "\n![SM3 throughput against message size](docs/" + CHART + ")\n\n"
-                + "Every figure, with errors and allocation: [docs/" + TABLE + "](docs/" + TABLE + ").\n";
+        RatioReport ratio = ratioReport();
+        String block = README_BEGIN + "\n" + header() + "\n"
+                + "sm3-ffm's speed over each implementation (× 1.5 = takes two thirds of the time), as the median of "
+                + "the per-round ratios with the lowest and highest round in brackets; the last column is the fraction "
+                + "of OpenSSL's own C loop (`openssl speed -evp sm3`) it reaches.\n\n"
+                + "**Whole message, reused `MessageDigest`, by size**\n\n" + ratio.sizeTable() + "\n"
+                + "![Speed-up over BouncyCastle against message size](docs/" + RatioReport.SPEEDUP_CHART + ")\n\n"
+                + "*" + chartNote() + ". Each point is the median over the rounds of BouncyCastle's time divided by "
+                + "that implementation's, from forks run one after another; bars reach the lowest and highest round. "
+                + "The black line is `openssl speed` over BouncyCastle, the native ceiling.*\n\n"
+                + "**Usage patterns** (64-byte messages unless named)\n\n" + ratio.patternTable() + "\n"
+                + "![Usage patterns, speed-up over BouncyCastle](docs/" + RatioReport.PATTERNS_CHART + ")\n\n"
+                + "*" + chartNote() + ". Bars: median over the rounds of BouncyCastle's time over each "
+                + "implementation's; missing bars are services that implementation does not offer.*\n\n"
+                + sm3sum(dir)
+                + "Absolute figures (ns/op, MB/s, allocation) and the earlier targets: [docs/" + TABLE + "](docs/"
+                + TABLE + ").\n";
         Files.writeString(readme, text.substring(0, begin) + block + text.substring(end));
         return true;
+    }
+
+    /** The command-line comparison ({@code bench/sm3sum-vs-openssl.sh}, written to {@value #SM3SUM}), if run. */
+    static String sm3sum(Path dir) throws IOException {
+        Path file = dir.resolve(SM3SUM);
+        return Files.isRegularFile(file) ? "**sm3sum against the native command-line tools**\n\n"
+                + Files.readString(file).strip() + "\n\n" : "";
     }
 
     /** MB/s by size, one column per implementation and the ceiling. */

@@ -1,6 +1,5 @@
 package io.github.sm3ffm.bench;
 
-import io.github.sm3ffm.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
@@ -194,10 +193,10 @@ public final class Suite {
         Map<String, RunRecord.Implementation> found = new LinkedHashMap<>();
         for (String name : names) {
             List<String> command = new ArrayList<>();
-            command.add(ChildJvm.javaExecutable().toString());
+            command.add(Command.java().toString());
             command.addAll(FORK_JVM_ARGS);
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), Providers.class.getName(), name));
-            ChildJvm.Result r = ChildJvm.exec(Map.of(), command, 120);
+            Command r = Command.run(command, 120);
             Map<String, String> kv = new TreeMap<>();
             for (String line : r.output().split("\\R")) {
                 int eq = line.indexOf('=');
@@ -359,7 +358,9 @@ public final class Suite {
 
     /** The command line; see {@link #USAGE}. */
     static final class Arguments {
-        static final RunRecord.Settings DEFAULTS = new RunRecord.Settings(3, 3, 300, 6, 300, 3, 1);
+        // Short forks, many rounds: each round is one fork per point, the implementations side by side, so the
+        // host's slow spells hit them alike and the median of the per-round ratios stays put.
+        static final RunRecord.Settings DEFAULTS = new RunRecord.Settings(5, 3, 200, 4, 200, 2, 1);
         static final RunRecord.Settings SMOKE = new RunRecord.Settings(1, 1, 100, 2, 100, 1, 1);
 
         static final String USAGE = """
@@ -378,6 +379,8 @@ public final class Suite {
                   --openssl-seconds S    length of one openssl speed run (default %d)
                   --only REGEX           only benchmarks whose Class.method matches REGEX
                   --implementations LIST comma-separated subset of SM3FFM,BC,KonaCrypto,KonaCrypto-Native
+                  --extra-jar PATH       a competitor's jar (repeatable): bench/run puts it on the class path
+                                         and its JCA providers (META-INF/services) join the comparison
                   --openssl PATH         the openssl executable (default openssl)
                   --note TEXT            a remark printed at the top of the table (machine, load, ...)
                 """.formatted(DEFAULTS.rounds(), DEFAULTS.warmupIterations(), DEFAULTS.warmupMillis(),
@@ -396,6 +399,7 @@ public final class Suite {
         int opensslSeconds = DEFAULTS.opensslSeconds();
         Pattern only = Pattern.compile("");
         List<String> implementations = Providers.ALL;
+        final List<String> extraJars = new ArrayList<>();
         String openssl = "openssl";
         private final List<String> given = new ArrayList<>();
 
@@ -426,6 +430,7 @@ public final class Suite {
                     case "--openssl-seconds" -> a.opensslSeconds = positive(args, ++i, arg);
                     case "--only" -> a.only = Pattern.compile(value(args, ++i, arg));
                     case "--implementations" -> a.implementations = List.of(value(args, ++i, arg).split(","));
+                    case "--extra-jar" -> a.extraJars.add(value(args, ++i, arg));
                     case "--openssl" -> a.openssl = value(args, ++i, arg);
                     case "--note" -> a.note = value(args, ++i, arg);
                     default -> throw new IllegalArgumentException("unknown option " + arg + "\n" + USAGE);
@@ -434,7 +439,14 @@ public final class Suite {
             if (a.out == null) {
                 a.out = Path.of(a.mode.equals("smoke") ? "target/bench" : "docs");
             }
-            boolean everything = a.only.pattern().isEmpty() && a.implementations.equals(Providers.ALL);
+            if (!a.extraJars.isEmpty()) {
+                List<String> all = new ArrayList<>(a.implementations);
+                for (String jar : a.extraJars) {
+                    all.addAll(providerNames(Path.of(jar)));
+                }
+                a.implementations = List.copyOf(all);
+            }
+            boolean everything = a.only.pattern().isEmpty() && a.implementations.containsAll(Providers.ALL);
             if (a.mode.equals("full") && !(everything && a.settings().equals(DEFAULTS))) {
                 a.mode = "reduced";
             }
@@ -458,6 +470,29 @@ public final class Suite {
                 words.add(s.matches("[\\w./,=:-]+") ? s : "'" + s.replace("'", "'\\''") + "'");
             }
             return String.join(" ", words);
+        }
+
+        /** The names of the JCA providers that {@code jar} registers in META-INF/services (on the class path). */
+        static List<String> providerNames(Path jar) {
+            List<String> names = new ArrayList<>();
+            try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+                var entry = file.getEntry("META-INF/services/java.security.Provider");
+                if (entry == null) {
+                    throw new IllegalArgumentException(jar + " registers no java.security.Provider");
+                }
+                String text = new String(file.getInputStream(entry).readAllBytes(), StandardCharsets.UTF_8);
+                for (String line : text.split("\\R")) {
+                    String className = line.replaceAll("#.*", "").strip();
+                    if (!className.isEmpty()) {
+                        names.add(((java.security.Provider) Class.forName(className).getConstructor().newInstance())
+                                .getName());
+                    }
+                }
+            } catch (IOException | ReflectiveOperationException e) {
+                throw new IllegalArgumentException("cannot read the providers of " + jar + " (is it on the class "
+                        + "path? bench/run puts it there): " + e, e);
+            }
+            return names;
         }
 
         private static String value(String[] args, int i, String option) {

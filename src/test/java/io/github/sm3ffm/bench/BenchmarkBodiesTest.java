@@ -129,13 +129,10 @@ class BenchmarkBodiesTest {
     }
 
     @Test
-    void konaVariantsCannotShareAJvm() {
-        Providers.create(Providers.KONA);
-        try {
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> Providers.create(Providers.KONA_NATIVE));
-            assertTrue(e.getMessage().contains(Providers.KONA_NATIVE_PROPERTY), e.getMessage());
-        } finally {
-            System.clearProperty(Providers.KONA_NATIVE_PROPERTY);
-        }
+    void anUnknownImplementationNamesWhereOthersComeFrom() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Providers.create("NoSuchProvider"));
+        assertTrue(e.getMessage().contains("--extra-jar"), e.getMessage());
+        // Kona's two forms are two providers now, each in forks of its own.
+        assertEquals(Providers.KONA, Providers.create(Providers.KONA).getName());
     }
 }

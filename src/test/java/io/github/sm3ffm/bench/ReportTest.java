@@ -96,7 +96,8 @@ class ReportTest {
                 verdict(report, "0 B/op on the update path: directBuffer1MiB"));
         assertEquals(new Report.Verdict("0 B/op on the update path: heapBuffer1MiB", "80.0 B/op", "**not met**"),
                 verdict(report, "0 B/op on the update path: heapBuffer1MiB"));
-        assertEquals(3000.0, report.harnessBytesPerIteration().getAsDouble(), 1e-6);
+        // 10 B per 1 ms operation, over one measured iteration.
+        assertEquals(10.0 * Suite.Arguments.DEFAULTS.iterationMillis(), report.harnessBytesPerIteration().getAsDouble(), 1e-6);
     }
 
     @Test
@@ -135,5 +136,51 @@ class ReportTest {
         assertEquals("64 KiB", Report.bytesLabel("65536"));
         assertEquals("1 MiB", Report.bytesLabel("1048576"));
         assertEquals("100 B", Report.bytesLabel("100"));
+    }
+
+    /** One entry with per-fork iteration scores, one fork per round. */
+    private void rounds(String benchmark, String provider, String size, double[]... forks) {
+        StringBuilder raw = new StringBuilder("[");
+        for (double[] fork : forks) {
+            raw.append(raw.length() > 1 ? "," : "").append(java.util.Arrays.toString(fork));
+        }
+        entries.add("""
+                {"benchmark": "io.github.sm3ffm.bench.%s", "mode": "avgt", "forks": %d,
+                 "params": {"provider": "%s", "size": "%s"},
+                 "primaryMetric": {"score": 1, "scoreError": 0, "scoreUnit": "ns/op", "rawData": %s]},
+                 "secondaryMetrics": {}}
+                """.formatted(benchmark, forks.length, provider, size, raw));
+    }
+
+    @Test
+    void ratiosAreTakenWithinEachRoundThenTheMedian() throws Exception {
+        // The host is twice as slow in round 2, for both alike: the ratio does not move.
+        rounds("DigestBenchmark.digest", "SM3FFM", "64", new double[] {100, 100}, new double[] {200, 200},
+                new double[] {100, 120});
+        rounds("DigestBenchmark.digest", "BC", "64", new double[] {150, 150}, new double[] {300, 300},
+                new double[] {140, 160});
+        Report report = write(List.of(new RunRecord.Sample(1, 64, 64 / 90e-9), new RunRecord.Sample(2, 64, 64 / 180e-9),
+                new RunRecord.Sample(3, 64, 64 / 110e-9)));
+        Ratios.Spread bc = report.ratioReport().headlines().get("digest 64 B over BouncyCastle");
+        assertEquals(1.5, bc.median(), 1e-9);
+        assertEquals(150.0 / 110, bc.low(), 1e-9);
+        assertEquals(1.5, bc.high(), 1e-9);
+        assertEquals(3, bc.rounds());
+        assertEquals("1.50× (1.36–1.50)", bc.text());
+        Ratios.Spread ceiling = report.ratioReport().headlines().get("digest 64 B of openssl speed");
+        assertEquals(0.9, ceiling.median(), 1e-9);
+        assertTrue(report.ratioReport().sizeTable().contains("| 64 B | 1.50× (1.36–1.50) | 0.90× (0.90–1.00) |"),
+                report.ratioReport().sizeTable());
+    }
+
+    @Test
+    void twoRunsAgreeWhenEveryHeadlineIsWithinTenPercent() {
+        var first = Map.of("a", new Ratios.Spread(1.5, 1.4, 1.6, 5), "b", new Ratios.Spread(2.0, 1.9, 2.1, 5));
+        var close = Map.of("a", new Ratios.Spread(1.6, 1.5, 1.7, 5), "b", new Ratios.Spread(1.85, 1.8, 1.9, 5));
+        assertTrue(RatioReport.compare(first, close).contains("Every headline ratio agrees within ±10%"));
+        var far = Map.of("a", new Ratios.Spread(1.7, 1.5, 1.7, 5), "b", new Ratios.Spread(2.0, 1.9, 2.1, 5));
+        String text = RatioReport.compare(first, far);
+        assertTrue(text.contains("1 headline ratio(s) differ by more than 10%"), text);
+        assertTrue(text.contains("| a | 1.50× (1.40–1.60) | 1.70× (1.50–1.70) | 1.133 **outside ±10%** |"), text);
     }
 }

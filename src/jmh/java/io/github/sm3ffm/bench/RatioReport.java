@@ -1,0 +1,235 @@
+package io.github.sm3ffm.bench;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The headline of a run, as ratios (see {@link Ratios}): sm3-ffm's speed-up over each competitor and its
+ * fraction of the native ceiling by message size, the usage patterns at 64 bytes, and two charts of them.
+ * {@code RatioReport --compare DIR1 DIR2} checks that two runs agree on every headline ratio within 10%.
+ */
+final class RatioReport {
+    static final String SPEEDUP_CHART = "speedup.png";
+    static final String PATTERNS_CHART = "patterns.png";
+    static final String DIGEST = "DigestBenchmark.digest";
+    static final List<String> SIZES = List.of("16", "64", "256", "1024", "8192", "65536", "1048576");
+    /** Competitors in the order the tables show them; extra jars' providers follow. */
+    static final List<String> COMPETITORS = List.of(Providers.BC, Providers.KONA, Providers.KONA_NATIVE,
+            Providers.GLASSLESS);
+
+    /** One usage pattern: a benchmark point measured for each implementation (or two methods, no provider). */
+    record Pattern(String label, String benchmark, String size, String competitorBenchmark) {
+        /** Ours against {@code other}: the same method for both, or (HKDF) one method each. */
+        Optional<Ratios.Spread> speedup(Ratios r, String implementation, String other) {
+            if (competitorBenchmark == null) {
+                return r.speedup(benchmark, size, implementation, other);
+            }
+            return other.equals(Providers.BC) && implementation.equals(Providers.SM3FFM)
+                    ? r.speedup(benchmark, "", competitorBenchmark, "", size) : Optional.empty();
+        }
+    }
+
+    static final List<Pattern> PATTERNS = List.of(
+            new Pattern("reused MessageDigest, 64 B", "CallPatternBenchmark.reusedDigest", "64", null),
+            new Pattern("new MessageDigest per 64 B message", "CallPatternBenchmark.newDigest", "64", null),
+            new Pattern("clone-then-finish, 64 B", "PerMessageBenchmark.cloneThenFinish64B", null, null),
+            new Pattern("clone-then-finish, 1061 B transcript", "PerMessageBenchmark.cloneThenFinish1061B", null, null),
+            new Pattern("update(byte) × 1 KiB", "UpdateBenchmark.updateByte1KiB", null, null),
+            new Pattern("HmacSM3, reused Mac, 64 B", "CallPatternBenchmark.reusedMac", "64", null),
+            new Pattern("HmacSM3, new Mac + init per 64 B", "CallPatternBenchmark.newMac", "64", null),
+            new Pattern("PBKDF2WithHmacSM3, 10,000 iterations", "Pbkdf2Benchmark.derive", null, null),
+            new Pattern("HKDF-SM3 extract-then-expand, 32 B", "HkdfBenchmark.sm3ffm", "32", "HkdfBenchmark.bouncyCastle"),
+            new Pattern("HKDF-SM3 extract-then-expand, 64 B", "HkdfBenchmark.sm3ffm", "64", "HkdfBenchmark.bouncyCastle"));
+
+    private final Ratios ratios;
+    private final List<String> competitors;
+
+    RatioReport(Ratios ratios, List<String> implementations) {
+        this.ratios = ratios;
+        List<String> c = new ArrayList<>(COMPETITORS);
+        implementations.stream().filter(i -> !c.contains(i) && !i.equals(Providers.SM3FFM)).forEach(c::add);
+        this.competitors = c.stream().filter(implementations::contains).toList();
+    }
+
+    /** Every headline ratio by name, for the tables and for comparing two runs. */
+    Map<String, Ratios.Spread> headlines() {
+        Map<String, Ratios.Spread> h = new LinkedHashMap<>();
+        for (String size : SIZES) {
+            for (String other : competitors) {
+                ratios.speedup(DIGEST, size, Providers.SM3FFM, other)
+                        .ifPresent(s -> h.put("digest " + Report.bytesLabel(size) + " over " + label(other), s));
+            }
+            ratios.ofCeiling(DIGEST, size, Providers.SM3FFM)
+                    .ifPresent(s -> h.put("digest " + Report.bytesLabel(size) + " of openssl speed", s));
+        }
+        for (Pattern p : PATTERNS) {
+            for (String other : competitors) {
+                p.speedup(ratios, Providers.SM3FFM, other).ifPresent(s -> h.put(p.label() + " over " + label(other), s));
+            }
+        }
+        return h;
+    }
+
+    private static String label(String implementation) {
+        return Report.label(implementation);
+    }
+
+    /** Speed-up by message size: one column per competitor, and the fraction of the ceiling. */
+    String sizeTable() {
+        StringBuilder t = new StringBuilder("| Message | ");
+        competitors.forEach(c -> t.append("× ").append(label(c)).append(" | "));
+        t.append("of `openssl speed` |\n|---|").append("--:|".repeat(competitors.size() + 1)).append('\n');
+        for (String size : SIZES) {
+            t.append("| ").append(Report.bytesLabel(size)).append(" | ");
+            for (String other : competitors) {
+                t.append(ratios.speedup(DIGEST, size, Providers.SM3FFM, other).map(Ratios.Spread::text).orElse("—"))
+                        .append(" | ");
+            }
+            t.append(ratios.ofCeiling(DIGEST, size, Providers.SM3FFM).map(Ratios.Spread::text).orElse("—"))
+                    .append(" |\n");
+        }
+        return t.toString();
+    }
+
+    /** Speed-up by usage pattern: one column per competitor; a dash where it does not offer the service. */
+    String patternTable() {
+        StringBuilder t = new StringBuilder("| Pattern | ");
+        competitors.forEach(c -> t.append("× ").append(label(c)).append(" | "));
+        t.append("\n|---|").append("--:|".repeat(competitors.size())).append('\n');
+        for (Pattern p : PATTERNS) {
+            t.append("| ").append(p.label()).append(" | ");
+            for (String other : competitors) {
+                t.append(p.speedup(ratios, Providers.SM3FFM, other).map(Ratios.Spread::text).orElse("—")).append(" | ");
+            }
+            t.append('\n');
+        }
+        return t.toString();
+    }
+
+    /** Speed-up over BouncyCastle against message size: every implementation, and the ceiling as a line. */
+    void speedupChart(Path file, String note) throws IOException {
+        XYChart chart = new XYChartBuilder().width(1000).height(620)
+                .title("SM3, whole message with a reused MessageDigest: speed-up over BouncyCastle")
+                .xAxisTitle("message size (bytes, log scale); " + note)
+                .yAxisTitle("× BouncyCastle (median of rounds, bars: lowest to highest)").build();
+        chart.getStyler().setXAxisLogarithmic(true);
+        chart.getStyler().setXAxisDecimalPattern("#,###");
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setErrorBarsColorSeriesColor(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        List<String> lines = new ArrayList<>(List.of(Providers.SM3FFM));
+        competitors.stream().filter(c -> !c.equals(Providers.BC)).forEach(lines::add);
+        for (String impl : lines) {
+            series(chart, label(impl), size -> ratios.speedup(DIGEST, size, impl, Providers.BC),
+                    impl.equals(Providers.SM3FFM) ? 3f : 1.8f);
+        }
+        XYSeries ceiling = series(chart, Report.label(Report.CEILING),
+                size -> ratios.ceilingOver(DIGEST, size, Providers.BC), 1.8f);
+        if (ceiling != null) {
+            ceiling.setLineColor(Color.BLACK);
+            ceiling.setMarkerColor(Color.BLACK);
+        }
+        if (chart.getSeriesMap().isEmpty()) {
+            return;
+        }
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private interface BySize {
+        Optional<Ratios.Spread> at(String size);
+    }
+
+    private static XYSeries series(XYChart chart, String name, BySize values, float width) {
+        List<Double> x = new ArrayList<>();
+        List<Double> y = new ArrayList<>();
+        List<Double> err = new ArrayList<>();
+        for (String size : SIZES) {
+            values.at(size).ifPresent(s -> {
+                x.add(Double.valueOf(size));
+                y.add(s.median());
+                // Symmetric bars: the larger distance from the median to the lowest or highest round.
+                err.add(Math.max(s.median() - s.low(), s.high() - s.median()));
+            });
+        }
+        if (x.isEmpty()) {
+            return null;
+        }
+        XYSeries s = chart.addSeries(name, x, y, err);
+        s.setMarker(SeriesMarkers.CIRCLE);
+        s.setLineWidth(width);
+        return s;
+    }
+
+    /** The usage patterns: one group of bars per pattern, one bar per implementation, over BouncyCastle. */
+    void patternsChart(Path file, String note) throws IOException {
+        CategoryChart chart = new CategoryChartBuilder().width(1100).height(640)
+                .title("Usage patterns: speed-up over BouncyCastle (1 = as fast)")
+                .xAxisTitle(note).yAxisTitle("× BouncyCastle (median of rounds)").build();
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        chart.getStyler().setXAxisLabelRotation(20);
+        chart.getStyler().setYAxisMin(0.0);
+        List<String> labels = PATTERNS.stream().map(Pattern::label).toList();
+        List<String> bars = new ArrayList<>(List.of(Providers.SM3FFM));
+        competitors.stream().filter(c -> !c.equals(Providers.BC)).forEach(bars::add);
+        for (String impl : bars) {
+            List<Double> values = new ArrayList<>();
+            boolean any = false;
+            for (Pattern p : PATTERNS) {
+                Optional<Ratios.Spread> s = p.speedup(ratios, impl, Providers.BC);
+                values.add(s.map(Ratios.Spread::median).orElse(0.0));
+                any |= s.isPresent();
+            }
+            if (any) {
+                chart.addSeries(label(impl), labels, values);
+            }
+        }
+        if (chart.getSeriesMap().isEmpty()) {
+            return;
+        }
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** Each headline ratio of two runs side by side, and whether they agree within 10%. */
+    static String compare(Map<String, Ratios.Spread> first, Map<String, Ratios.Spread> second) {
+        StringBuilder t = new StringBuilder("| Ratio | First run | Second run | Second ÷ first |\n|---|--:|--:|--:|\n");
+        int disagree = 0;
+        for (Map.Entry<String, Ratios.Spread> e : first.entrySet()) {
+            Ratios.Spread other = second.get(e.getKey());
+            if (other == null) {
+                continue;
+            }
+            double change = other.median() / e.getValue().median();
+            boolean within = Math.abs(change - 1) <= 0.10;
+            disagree += within ? 0 : 1;
+            t.append(String.format(Locale.ROOT, "| %s | %s | %s | %.3f%s |%n", e.getKey(), e.getValue().text(),
+                    other.text(), change, within ? "" : " **outside ±10%**"));
+        }
+        return t + (disagree == 0 ? "\nEvery headline ratio agrees within ±10%.\n"
+                : "\n" + disagree + " headline ratio(s) differ by more than 10%.\n");
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 3 || !args[0].equals("--compare")) {
+            throw new IllegalArgumentException("usage: RatioReport --compare DIR1 DIR2");
+        }
+        System.out.print(compare(Report.read(Path.of(args[1])).ratioReport().headlines(),
+                Report.read(Path.of(args[2])).ratioReport().headlines()));
+    }
+}

@@ -1,0 +1,154 @@
+package io.github.sm3ffm.bench;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Speed ratios measured round by round. Each round of a run is one JMH fork per point, the implementations
+ * side by side, with {@code openssl speed} just before its size: within a round they share the state the
+ * host is in, which on this 2-core machine flips between speeds about 1.45x apart within seconds. So a
+ * ratio is taken within each round (fork mean against fork mean) and the report gives the median of those
+ * ratios with their lowest and highest: the flips cancel out instead of widening an interval of absolute
+ * speeds.
+ */
+final class Ratios {
+    /** The median of the per-round ratios, the lowest and the highest, and how many rounds gave one. */
+    record Spread(double median, double low, double high, int rounds) {
+        static Optional<Spread> of(List<Double> ratios) {
+            if (ratios.isEmpty()) {
+                return Optional.empty();
+            }
+            List<Double> sorted = ratios.stream().sorted().toList();
+            int n = sorted.size();
+            double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+            return Optional.of(new Spread(median, sorted.get(0), sorted.get(n - 1), n));
+        }
+
+        /** "1.69× (1.62–1.75)", or the median alone from a single round. */
+        String text() {
+            return rounds == 1 ? String.format(Locale.ROOT, "%.2f×", median)
+                    : String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", median, low, high);
+        }
+    }
+
+    /** Mean ns/op of each fork, in round order, by point ("Class.method provider size"). */
+    private final Map<String, List<Double>> forks;
+    /** {@code openssl speed}'s mean ns per message in each round, by size. */
+    private final Map<Integer, Map<Integer, Double>> ceiling;
+
+    private Ratios(Map<String, List<Double>> forks, Map<Integer, Map<Integer, Double>> ceiling) {
+        this.forks = forks;
+        this.ceiling = ceiling;
+    }
+
+    static Ratios read(Path dir, RunRecord run) throws IOException {
+        Map<String, List<Double>> forks = new LinkedHashMap<>();
+        for (JsonElement e : JsonParser.parseString(Files.readString(dir.resolve(Report.JMH_JSON))).getAsJsonArray()) {
+            JsonObject o = e.getAsJsonObject();
+            String name = o.get("benchmark").getAsString();
+            String benchmark = name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1);
+            JsonObject params = o.has("params") ? o.getAsJsonObject("params") : new JsonObject();
+            List<Double> means = new ArrayList<>();
+            JsonObject primary = o.getAsJsonObject("primaryMetric");
+            if (!primary.has("rawData")) {
+                // Only a score (a hand-written file): one round.
+                means.add(primary.get("score").getAsDouble());
+            }
+            for (JsonElement fork : primary.has("rawData") ? primary.getAsJsonArray("rawData") : new JsonArray()) {
+                double sum = 0;
+                int n = 0;
+                for (JsonElement iteration : fork.getAsJsonArray()) {
+                    sum += iteration.getAsDouble();
+                    n++;
+                }
+                means.add(sum / n);
+            }
+            forks.put(key(benchmark, params.has("provider") ? params.get("provider").getAsString() : "",
+                    params.has("size") ? params.get("size").getAsString() : null), means);
+        }
+        Map<Integer, Map<Integer, List<Double>>> samples = new LinkedHashMap<>();
+        if (run.openssl() != null && run.openssl().samples() != null) {
+            for (RunRecord.Sample s : run.openssl().samples()) {
+                samples.computeIfAbsent(s.size(), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(s.round(), k -> new ArrayList<>()).add(s.size() / s.bytesPerSecond() * 1e9);
+            }
+        }
+        Map<Integer, Map<Integer, Double>> ceiling = new LinkedHashMap<>();
+        samples.forEach((size, rounds) -> rounds.forEach((round, ns) -> ceiling.computeIfAbsent(size,
+                k -> new LinkedHashMap<>()).put(round, ns.stream().mapToDouble(Double::doubleValue).average().orElseThrow())));
+        return new Ratios(forks, ceiling);
+    }
+
+    private static String key(String benchmark, String implementation, String size) {
+        return benchmark + " " + implementation + " " + Objects.toString(size, "");
+    }
+
+    /**
+     * How many times faster {@code implementation} is than {@code other} at one point of {@code benchmark}
+     * (a size, or null), round by round.
+     */
+    Optional<Spread> speedup(String benchmark, String size, String implementation, String other) {
+        return speedup(benchmark, implementation, benchmark, other, size);
+    }
+
+    /** The same for two benchmark methods that measure two implementations without a provider parameter. */
+    Optional<Spread> speedup(String benchmark, String implementation, String otherBenchmark, String other,
+                             String size) {
+        List<Double> mine = forks.get(key(benchmark, implementation, size));
+        List<Double> theirs = forks.get(key(otherBenchmark, other, size));
+        if (mine == null || theirs == null) {
+            return Optional.empty();
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 0; round < Math.min(mine.size(), theirs.size()); round++) {
+            ratios.add(theirs.get(round) / mine.get(round));
+        }
+        return Spread.of(ratios);
+    }
+
+    /** {@code implementation}'s speed as a fraction of {@code openssl speed}'s at {@code size}, round by round. */
+    Optional<Spread> ofCeiling(String benchmark, String size, String implementation) {
+        List<Double> mine = forks.get(key(benchmark, implementation, size));
+        Map<Integer, Double> c = ceiling.get(Integer.valueOf(size));
+        if (mine == null || c == null) {
+            return Optional.empty();
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 0; round < mine.size(); round++) {
+            Double ns = c.get(round + 1);
+            if (ns != null) {
+                ratios.add(ns / mine.get(round));
+            }
+        }
+        return Spread.of(ratios);
+    }
+
+    /** {@code openssl speed}'s speed over {@code other}'s at {@code size}: the ceiling as a speed-up. */
+    Optional<Spread> ceilingOver(String benchmark, String size, String other) {
+        List<Double> theirs = forks.get(key(benchmark, other, size));
+        Map<Integer, Double> c = ceiling.get(Integer.valueOf(size));
+        if (theirs == null || c == null) {
+            return Optional.empty();
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 0; round < theirs.size(); round++) {
+            Double ns = c.get(round + 1);
+            if (ns != null) {
+                ratios.add(theirs.get(round) / ns);
+            }
+        }
+        return Spread.of(ratios);
+    }
+}
