@@ -60,7 +60,7 @@ for size_mib in $sizes; do
     label=$([[ $size_mib -ge 1024 ]] && echo "$((size_mib / 1024)) GiB" || echo "$size_mib MiB")
     table+=$'\n'"| $label | $(spread %.0f "${o[@]}") | $(spread %.0f "${c[@]}") | $(spread %.0f "${s[@]}") | $(spread %.2f "${so[@]}") | $(spread %.2f "${sc[@]}") |"
 done
-note="*$(openssl version | cut -d' ' -f1-2), $(cksum --version | head -1), $("$root/bin/sm3sum" --version | head -1);
+note="*$(openssl version | cut -d' ' -f1-2), $(cksum --version | sed -n 1p), $("$root/bin/sm3sum" --version | sed -n 1p);
 $rounds rounds per file, the three tools taking turns, page cache warm; MB/s by wall-clock time, JVM start-up
 included; median (lowest–highest round).*"
 printf '%s\n\n%s\n' "$table" "$note"
