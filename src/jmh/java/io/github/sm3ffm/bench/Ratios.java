@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.DoubleBinaryOperator;
 
 /**
  * Speed ratios measured round by round. Each round of a run is one JMH fork per point, the implementations
@@ -120,33 +121,27 @@ final class Ratios {
 
     /** {@code implementation}'s speed as a fraction of {@code openssl speed}'s at {@code size}, round by round. */
     Optional<Spread> ofCeiling(String benchmark, String size, String implementation) {
-        List<Double> mine = forks.get(key(benchmark, implementation, size));
-        Map<Integer, Double> c = ceiling.get(Integer.valueOf(size));
-        if (mine == null || c == null) {
-            return Optional.empty();
-        }
-        List<Double> ratios = new ArrayList<>();
-        for (int round = 0; round < mine.size(); round++) {
-            Double ns = c.get(round + 1);
-            if (ns != null) {
-                ratios.add(ns / mine.get(round));
-            }
-        }
-        return Spread.of(ratios);
+        return withCeiling(benchmark, size, implementation, (ceilingNs, ns) -> ceilingNs / ns);
     }
 
     /** {@code openssl speed}'s speed over {@code other}'s at {@code size}: the ceiling as a speed-up. */
     Optional<Spread> ceilingOver(String benchmark, String size, String other) {
-        List<Double> theirs = forks.get(key(benchmark, other, size));
+        return withCeiling(benchmark, size, other, (ceilingNs, ns) -> ns / ceilingNs);
+    }
+
+    /** {@code ratio(ceiling ns, implementation ns)} in every round that has both. */
+    private Optional<Spread> withCeiling(String benchmark, String size, String implementation,
+                                         DoubleBinaryOperator ratio) {
+        List<Double> times = forks.get(key(benchmark, implementation, size));
         Map<Integer, Double> c = ceiling.get(Integer.valueOf(size));
-        if (theirs == null || c == null) {
+        if (times == null || c == null) {
             return Optional.empty();
         }
         List<Double> ratios = new ArrayList<>();
-        for (int round = 0; round < theirs.size(); round++) {
+        for (int round = 0; round < times.size(); round++) {
             Double ns = c.get(round + 1);
             if (ns != null) {
-                ratios.add(theirs.get(round) / ns);
+                ratios.add(ratio.applyAsDouble(ns, times.get(round)));
             }
         }
         return Spread.of(ratios);
