@@ -13,7 +13,8 @@ import org.openjdk.jmh.annotations.Setup;
  * What does a short message cost in the ways services call the JCA? A reused {@code MessageDigest} or
  * {@code Mac} beside a new one per message (from {@code getInstance}, for the {@code Mac} also
  * {@code init}), at the sizes of IDs, tokens and signature inputs. {@link BareCallsBenchmark} at the same
- * sizes is the floor: the three downcalls alone.
+ * sizes is the floor: the three downcalls alone; {@link JcaFloorBenchmark} is what the JDK charges for a
+ * new {@code MessageDigest} on top of reusing one.
  */
 public class CallPatternBenchmark extends ProviderBenchmark {
     @Param({"16", "64"})
@@ -45,12 +46,6 @@ public class CallPatternBenchmark extends ProviderBenchmark {
     @Benchmark
     public byte[] newDigest() throws GeneralSecurityException {
         return MessageDigest.getInstance("SM3", jcaProvider).digest(message);
-    }
-
-    /** The part of {@link #newDigest} that hashes nothing: the JCA lookup and a new engine. */
-    @Benchmark
-    public MessageDigest getInstanceOnly() throws GeneralSecurityException {
-        return MessageDigest.getInstance("SM3", jcaProvider);
     }
 
     @Benchmark

@@ -7,10 +7,9 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * What do the two common per-message patterns cost? A new {@code MessageDigest} from {@code getInstance}
- * for every 64-byte message (compare with {@link DigestBenchmark} at 64 B, which reuses one), and the TLS
- * transcript pattern: append a 64-byte handshake message to a running hash, clone it and finish the clone;
- * also the clone alone, of a transcript holding 1061 bytes (a TLCP handshake's size) that does not grow.
+ * What does the TLS transcript pattern cost? Append a 64-byte handshake message to a running hash, clone
+ * it and finish the clone; also the clone alone, of a transcript holding 1061 bytes (a TLCP handshake's
+ * size) that does not grow. (A new {@code MessageDigest} per message is {@link CallPatternBenchmark#newDigest}.)
  */
 public class PerMessageBenchmark extends ProviderBenchmark {
     static final int MESSAGE_SIZE = 64;
@@ -27,11 +26,6 @@ public class PerMessageBenchmark extends ProviderBenchmark {
         transcript = MessageDigest.getInstance("SM3", jcaProvider);
         handshake = MessageDigest.getInstance("SM3", jcaProvider);
         handshake.update(Providers.message(1061));
-    }
-
-    @Benchmark
-    public byte[] newInstance64B() throws NoSuchAlgorithmException {
-        return MessageDigest.getInstance("SM3", jcaProvider).digest(message);
     }
 
     @Benchmark

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.DoubleBinaryOperator;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Speed ratios measured round by round. Each round of a run is one JMH fork per point, the implementations
@@ -117,6 +118,31 @@ final class Ratios {
             ratios.add(theirs.get(round) / mine.get(round));
         }
         return Spread.of(ratios);
+    }
+
+    /**
+     * {@code f} of several points' times in every round that has them all; each point is {benchmark,
+     * implementation ("" for none), size (or null)}, and {@code f} gets their ns/op in that order.
+     */
+    Optional<Spread> combine(ToDoubleFunction<double[]> f, String[]... points) {
+        List<List<Double>> series = new ArrayList<>();
+        for (String[] p : points) {
+            List<Double> times = forks.get(key(p[0], p[1], p[2]));
+            if (times == null) {
+                return Optional.empty();
+            }
+            series.add(times);
+        }
+        int rounds = series.stream().mapToInt(List::size).min().orElse(0);
+        List<Double> values = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            double[] t = new double[series.size()];
+            for (int i = 0; i < t.length; i++) {
+                t[i] = series.get(i).get(round);
+            }
+            values.add(f.applyAsDouble(t));
+        }
+        return Spread.of(values);
     }
 
     /** {@code implementation}'s speed as a fraction of {@code openssl speed}'s at {@code size}, round by round. */
