@@ -108,16 +108,8 @@ final class Ratios {
     /** The same for two benchmark methods that measure two implementations without a provider parameter. */
     Optional<Spread> speedup(String benchmark, String implementation, String otherBenchmark, String other,
                              String size) {
-        List<Double> mine = forks.get(key(benchmark, implementation, size));
-        List<Double> theirs = forks.get(key(otherBenchmark, other, size));
-        if (mine == null || theirs == null) {
-            return Optional.empty();
-        }
-        List<Double> ratios = new ArrayList<>();
-        for (int round = 0; round < Math.min(mine.size(), theirs.size()); round++) {
-            ratios.add(theirs.get(round) / mine.get(round));
-        }
-        return Spread.of(ratios);
+        return combine(t -> t[1] / t[0], new String[] {benchmark, implementation, size},
+                new String[] {otherBenchmark, other, size});
     }
 
     /**
