@@ -10,12 +10,10 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.security.ProviderException;
 
 /**
  * An SM3 message stream over pooled native contexts (see {@link NativeStream}): the provider's own SM3
@@ -62,26 +60,24 @@ public final class NativeSm3 extends NativeStream<NativeSm3.Context> {
 
         static Context allocate() {
             MemorySegment staging = allocateStaging();
-            MemorySegment ctx = DIRECT ? newProviderContext() : EVP_MD_CTX_new();
+            MemorySegment ctx;
+            try {
+                ctx = DIRECT ? DirectSm3.newContext() : EVP_MD_CTX_new();
+            } catch (RuntimeException e) {
+                freeStaging(staging);
+                throw e;
+            }
             if (ctx.equals(MemorySegment.NULL)) {
                 freeStaging(staging);
-                throw OpenSSLErrors.failure(DIRECT ? "SM3 newctx" : "EVP_MD_CTX_new");
+                throw OpenSSLErrors.failure("EVP_MD_CTX_new");
             }
             return new Context(ctx, staging);
-        }
-
-        private static MemorySegment newProviderContext() {
-            try {
-                return (MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX);
-            } catch (Throwable t) {
-                throw OpenSSLErrors.rethrow(t);
-            }
         }
 
         @Override
         void freeContext() {
             if (DIRECT) {
-                freeProviderContext(ctx);
+                DirectSm3.free(ctx);
             } else {
                 EVP_MD_CTX_free(ctx);
             }
@@ -100,36 +96,20 @@ public final class NativeSm3 extends NativeStream<NativeSm3.Context> {
         return n;
     }
 
-    private static void freeProviderContext(MemorySegment ctx) {
-        try {
-            DirectSm3.FREECTX.invokeExact(ctx);
-        } catch (Throwable t) {
-            throw OpenSSLErrors.rethrow(t);
-        }
-    }
-
     @Override
     Context copyOf(Context c) {
         if (DIRECT) {
             // The provider's dupctx makes a new context (3.0 has no copy into an existing one).
-            MemorySegment dup;
-            try {
-                dup = (MemorySegment) DirectSm3.DUPCTX.invokeExact(c.ctx);
-            } catch (Throwable t) {
-                throw OpenSSLErrors.rethrow(t);
-            }
-            if (dup.equals(MemorySegment.NULL)) {
-                throw OpenSSLErrors.failure("SM3 dupctx");
-            }
+            MemorySegment dup = DirectSm3.dup(c.ctx);
             // A pooled context takes the copy in place of its own: no new staging buffer per clone.
             Context n;
             try {
                 n = pool().acquire();
             } catch (RuntimeException e) {
-                freeProviderContext(dup);
+                DirectSm3.free(dup);
                 throw e;
             }
-            freeProviderContext(n.ctx);
+            DirectSm3.free(n.ctx);
             n.ctx = dup;
             return n;
         }
@@ -143,32 +123,35 @@ public final class NativeSm3 extends NativeStream<NativeSm3.Context> {
 
     @Override
     void start(Context c, boolean fresh) {
+        if (DIRECT) {
+            DirectSm3.init(c.ctx);
+            return;
+        }
         int rc;
         try {
-            rc = DIRECT ? (int) DirectSm3.INIT.invokeExact(c.ctx, MemorySegment.NULL)
-                    : (int) INIT_CRITICAL.invokeExact(c.ctx, md, MemorySegment.NULL);
+            rc = (int) INIT_CRITICAL.invokeExact(c.ctx, md, MemorySegment.NULL);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
-        OpenSSLErrors.check(rc, DIRECT ? "SM3 init" : "EVP_DigestInit_ex2");
+        OpenSSLErrors.check(rc, "EVP_DigestInit_ex2");
     }
 
     @Override
     void finalInto(Context c, byte[] out, int offset) {
+        // Into the staging buffer, then copied, like pending bytes (see NativeStream).
+        if (DIRECT) {
+            DirectSm3.finalInto(c.ctx, c.staging, c.writtenLength);
+            c.copyOutput(out, offset, "SM3 final");
+            return;
+        }
         int rc;
         try {
-            // Into the staging buffer, then copied, like pending bytes (see NativeStream).
-            rc = DIRECT ? (int) DirectSm3.FINAL.invokeExact(c.ctx, c.staging, c.writtenLength, (long) DIGEST_LENGTH)
-                    : (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, MemorySegment.NULL);
+            rc = (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, MemorySegment.NULL);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
-        OpenSSLErrors.check(rc, DIRECT ? "SM3 final" : "EVP_DigestFinal_ex");
-        if (DIRECT) {
-            c.copyOutput(out, offset, "SM3 final");
-        } else {
-            MemorySegment.copy(c.staging, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
-        }
+        OpenSSLErrors.check(rc, "EVP_DigestFinal_ex");
+        MemorySegment.copy(c.staging, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
     }
 
     @Override

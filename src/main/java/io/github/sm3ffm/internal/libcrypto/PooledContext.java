@@ -44,11 +44,16 @@ public abstract class PooledContext {
 
     /** Copies the output that {@code call} wrote into staging and reported in {@link #writtenLength}. */
     final void copyOutput(byte[] out, int offset, String call) {
+        checkWritten(call);
+        MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, NativeSm3.DIGEST_LENGTH);
+    }
+
+    /** Throws unless {@code call} reported a whole digest in {@link #writtenLength}. */
+    final void checkWritten(String call) {
         long n = writtenLength.get(JAVA_LONG, 0);
         if (n != NativeSm3.DIGEST_LENGTH) {
             throw new ProviderException(call + " wrote " + n + " bytes, not " + NativeSm3.DIGEST_LENGTH);
         }
-        MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, NativeSm3.DIGEST_LENGTH);
     }
 
     /** A staging buffer for a new context; free it with {@link #freeStaging} if the context is not built. */
