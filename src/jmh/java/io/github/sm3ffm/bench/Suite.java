@@ -1,5 +1,6 @@
 package io.github.sm3ffm.bench;
 
+import io.github.sm3ffm.internal.libcrypto.BareCloneBenchmark;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
@@ -72,6 +73,7 @@ public final class Suite {
         plan.put(PerMessageBenchmark.class, Providers.DIGEST);
         plan.put(CallPatternBenchmark.class, Providers.HMAC);
         plan.put(BareCallsBenchmark.class, null);
+        plan.put(BareCloneBenchmark.class, null);
         plan.put(JcaFloorBenchmark.class, null);
         plan.put(HmacBenchmark.class, Providers.HMAC);
         plan.put(Pbkdf2Benchmark.class, Providers.PBKDF2);

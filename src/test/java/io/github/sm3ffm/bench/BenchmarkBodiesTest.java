@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sm3ffm.internal.libcrypto.BareCloneBenchmark;
+import java.lang.foreign.ValueLayout;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
@@ -105,13 +107,23 @@ class BenchmarkBodiesTest {
     }
 
     @Test
-    void cloneOfALongTranscriptFinishesIt() throws Exception {
+    void cloneOfALongTranscriptFinishesIt() throws Throwable {
         for (String provider : IN_PROCESS) {
             PerMessageBenchmark b = new PerMessageBenchmark();
             b.provider = provider;
             b.setUp();
             assertArrayEquals(sm3(Providers.message(1061)), b.cloneThenFinish1061B(), provider);
             assertArrayEquals(sm3(Providers.message(1061)), b.cloneThenFinish1061B(), provider + ", twice");
+        }
+        BareCloneBenchmark bare = new BareCloneBenchmark();
+        bare.setUp();
+        try {
+            for (int round = 0; round < 3; round++) {
+                assertArrayEquals(sm3(Providers.message(BareCloneBenchmark.TRANSCRIPT)),
+                        bare.copyThenFinal().toArray(ValueLayout.JAVA_BYTE), "the floor's calls, round " + round);
+            }
+        } finally {
+            bare.tearDown();
         }
     }
 
