@@ -77,11 +77,15 @@ final class DirectSm3 {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), "SM3 update");
     static final MethodHandle FINAL = link(FOUND.fin,
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(false));
-    // Critical too: a malloc or free and a copy of about 100 bytes, 4-5 ns less per call than a transition.
+    // Critical too: a free of about 100 bytes, 4-5 ns less per call than a transition.
     static final MethodHandle FREECTX = link(FOUND.freectx, FunctionDescriptor.ofVoid(ADDRESS),
             Linker.Option.critical(false));
-    static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS),
-            Linker.Option.critical(false));
+    // Not critical: a clone's dupctx is the first native call after the JIT's code for the clone, and on
+    // CPUs with AVX-512 that code leaves state that slows the SM3 calls after it unless a thread transition
+    // comes first. Clone-then-finish of 1061 bytes, Intel Xeon, JDK 25: 363-378 ns with a critical dupctx,
+    // 239-245 ns with this one (BouncyCastle 315-335 ns). Under -XX:UseAVX=2 a critical one is as fast;
+    // HMAC, which dups per message, is unchanged within 2%.
+    static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     /** Why SM3 goes through EVP: nothing usable was found, or the functions found hash "abc" wrong. */
     private static final String REASON = FOUND.reason != null ? FOUND.reason : check();
