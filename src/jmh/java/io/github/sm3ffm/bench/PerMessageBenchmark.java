@@ -13,6 +13,8 @@ import org.openjdk.jmh.annotations.Setup;
  */
 public class PerMessageBenchmark extends ProviderBenchmark {
     static final int MESSAGE_SIZE = 64;
+    /** The transcript's length, a TLCP handshake's. */
+    public static final int TRANSCRIPT = 1061;
 
     private Provider jcaProvider;
     private byte[] message;
@@ -25,7 +27,7 @@ public class PerMessageBenchmark extends ProviderBenchmark {
         message = Providers.message(MESSAGE_SIZE);
         transcript = MessageDigest.getInstance("SM3", jcaProvider);
         handshake = MessageDigest.getInstance("SM3", jcaProvider);
-        handshake.update(Providers.message(1061));
+        handshake.update(Providers.message(TRANSCRIPT));
     }
 
     @Benchmark

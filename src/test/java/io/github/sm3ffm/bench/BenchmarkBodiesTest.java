@@ -119,7 +119,7 @@ class BenchmarkBodiesTest {
         bare.setUp();
         try {
             for (int round = 0; round < 3; round++) {
-                assertArrayEquals(sm3(Providers.message(BareCloneBenchmark.TRANSCRIPT)),
+                assertArrayEquals(sm3(Providers.message(PerMessageBenchmark.TRANSCRIPT)),
                         bare.copyThenFinal().toArray(ValueLayout.JAVA_BYTE), "the floor's calls, round " + round);
             }
         } finally {

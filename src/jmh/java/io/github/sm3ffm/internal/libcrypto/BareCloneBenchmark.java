@@ -1,7 +1,5 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex$address;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex$descriptor;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestInit_ex2;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestUpdate;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
@@ -9,11 +7,10 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.github.sm3ffm.bench.PerMessageBenchmark;
 import io.github.sm3ffm.bench.Providers;
 import java.lang.foreign.Arena;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -39,23 +36,15 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class BareCloneBenchmark {
-    /** The transcript's length, as in {@code PerMessageBenchmark}. */
-    public static final int TRANSCRIPT = 1061;
-
-    // Linked once libcrypto is loaded (by LibCrypto.sm3() in setUp): the bindings resolve symbols then.
-    private static final class Calls {
-        static final MethodHandle FINAL = Linker.nativeLinker().downcallHandle(
-                EVP_DigestFinal_ex$address(), EVP_DigestFinal_ex$descriptor(), Linker.Option.critical(false));
-    }
-
     private Arena arena;
     private MemorySegment transcript;
     private MemorySegment copy;
     private MemorySegment out;
     private MemorySegment outl;
 
-    /** {@code message}: the transcript's bytes ({@value #TRANSCRIPT} of them). */
-    public void prepare(byte[] message) throws Throwable {
+    @Setup(Level.Trial)
+    public void setUp() throws Throwable {
+        byte[] message = Providers.message(PerMessageBenchmark.TRANSCRIPT);
         MemorySegment md = LibCrypto.sm3();
         arena = Arena.ofConfined();
         MemorySegment in = arena.allocate(message.length);
@@ -72,11 +61,6 @@ public class BareCloneBenchmark {
             OpenSSLErrors.check(EVP_DigestInit_ex2(transcript, md, MemorySegment.NULL), "EVP_DigestInit_ex2");
             OpenSSLErrors.check(EVP_DigestUpdate(transcript, in, in.byteSize()), "EVP_DigestUpdate");
         }
-    }
-
-    @Setup(Level.Trial)
-    public void setUp() throws Throwable {
-        prepare(Providers.message(TRANSCRIPT));
     }
 
     @TearDown(Level.Trial)
@@ -100,7 +84,7 @@ public class BareCloneBenchmark {
             return rc == 1 ? out : MemorySegment.NULL;
         }
         int rc = EVP_MD_CTX_copy_ex(copy, transcript);
-        rc &= (int) Calls.FINAL.invokeExact(copy, out, MemorySegment.NULL);
+        rc &= (int) NativeSm3.FINAL_CRITICAL.invokeExact(copy, out, MemorySegment.NULL);
         return rc == 1 ? out : MemorySegment.NULL;
     }
 }
