@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -130,14 +131,17 @@ public final class Report {
     private final RunRecord run;
     private final Ratios ratios;
     private final List<Point> points;
+    /** The JVM options of the forks, as JMH recorded them. */
+    private final List<String> jvmArgs;
     private final Map<Integer, Measure> ceiling;
     private final Optional<Point> baseline;
 
-    Report(Path dir, RunRecord run, Ratios ratios, List<Point> points) {
+    Report(Path dir, RunRecord run, Ratios ratios, List<Point> points, List<String> jvmArgs) {
         this.dir = dir;
         this.run = run;
         this.ratios = ratios;
         this.points = points;
+        this.jvmArgs = jvmArgs;
         this.ceiling = ceiling(run.openssl());
         this.baseline = points.stream().filter(p -> p.benchmark().equals(BASELINE)).findFirst();
     }
@@ -200,6 +204,7 @@ public final class Report {
 
     static Report read(Path dir) throws IOException {
         List<Point> points = new ArrayList<>();
+        List<String> jvmArgs = new ArrayList<>();
         for (JsonElement e : JsonParser.parseString(Files.readString(dir.resolve(JMH_JSON))).getAsJsonArray()) {
             JsonObject o = e.getAsJsonObject();
             String name = o.get("benchmark").getAsString();
@@ -212,9 +217,12 @@ public final class Report {
                     new Measure(number(primary, "score"), number(primary, "scoreError")),
                     alloc == null ? OptionalDouble.empty() : OptionalDouble.of(number(alloc, "score")),
                     o.get("forks").getAsInt()));
+            if (jvmArgs.isEmpty() && o.has("jvmArgs")) {
+                o.getAsJsonArray("jvmArgs").forEach(a -> jvmArgs.add(a.getAsString()));
+            }
         }
         RunRecord run = RunRecord.read(dir);
-        return new Report(dir, run, Ratios.read(dir, run), points);
+        return new Report(dir, run, Ratios.read(dir, run), points, List.copyOf(new LinkedHashSet<>(jvmArgs)));
     }
 
     /** JMH writes "NaN" as a string when it has no error (a single iteration). */
@@ -345,7 +353,8 @@ public final class Report {
                 + ": " + s.rounds() + " round(s), each one JMH fork per point (" + s.warmupIterations() + " × "
                 + s.warmupMillis() + " ms warmup, " + s.iterations() + " × " + s.iterationMillis()
                 + " ms measured, average time, `-prof gc`), the implementations taking turns; " + s.opensslSamples()
-                + " × " + s.opensslSeconds() + " s of `openssl speed` per size and round, just before that size's forks.\n\n"
+                + " × " + s.opensslSeconds() + " s of `openssl speed` per size and round, just before that size's forks."
+                + (jvmArgs.isEmpty() ? "" : " Fork JVM options: `" + String.join(" ", jvmArgs) + "`.") + "\n\n"
                 + "Machine: " + run.cpu() + ", " + run.cores() + " cores, " + run.os() + "; " + run.jdk() + ".\n";
     }
 
