@@ -60,9 +60,13 @@ public final class Suite {
     private static final Map<Class<?>, String> PLAN = plan();
 
     private static List<String> forkJvmArgs() {
-        // Pre-touched: a short fork otherwise pays the kernel's first touch of every heap page it allocates
-        // into, which a long-running service pays once. Without it a new MessageDigest per 16-byte message
-        // took 322 +- 68 ns for sm3-ffm and 448 +- 137 ns for BouncyCastle in 4 forks; with it 230 +- 4 and 368 +- 8.
+        // Pre-touched, so that a short fork measures what a long-running service sees. Without it a fork pays
+        // the kernel's first touch of every heap page it allocates into: a new MessageDigest per 16-byte
+        // message took 322 +- 68 ns for sm3-ffm and 448 +- 137 ns for BouncyCastle in 4 forks, 230 +- 4 and
+        // 368 +- 8 with it. And implementations whose native memory waits for the GC reach their steady state
+        // only seconds in, past a fork's end: in one long fork without it, Kona's JNI clone-then-finish of
+        // 1061 bytes took 360 ns for 2 s and 840-990 ns after, GlaSSLess's 1 MiB digest 3.1 ms for 9 s and
+        // 5.2-5.6 ms after; pre-touched forks give the later figures from the start.
         List<String> args = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xms1g", "-Xmx1g",
                 "-XX:+AlwaysPreTouch"));
         if (Runtime.version().feature() >= 23) {
