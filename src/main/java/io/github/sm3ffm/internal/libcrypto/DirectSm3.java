@@ -71,12 +71,15 @@ final class DirectSm3 {
     static final MemorySegment PROVIDER_CTX = FOUND.providerCtx;
 
     static final MethodHandle NEWCTX = link(FOUND.newctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
-    // Not critical, for the same reason as DUPCTX below: init is the first native call of every message, and
-    // the transition keeps the JIT's AVX-512 code before it from slowing the SM3 calls after it. A reused
-    // MessageDigest of 16 bytes, Intel Xeon, JDK 25, 8 forks each: with a critical init, 185-189 ns in 6
-    // forks and 311 ns in 2; with this one 188-190 ns in all 8 (under -XX:UseAVX=2, 189-193 ns either way).
-    // The EVP path's init, which goes through more of libcrypto, showed no slow fork in 8 and stays critical.
+    // Not critical: init and dupctx are the first native call of a message and of a clone, and on CPUs with
+    // AVX-512 the JIT's code before them can leave state that slows the SM3 calls after them unless a thread
+    // transition comes first. Intel Xeon, JDK 25: a reused 16-byte MessageDigest took 185-189 ns in 6 forks of 8
+    // and 311 ns in 2 with a critical init, 188-190 ns in all 8 with this one; clone-then-finish of 1061 bytes
+    // 363-378 ns with a critical dupctx, 239-245 ns with this one (BouncyCastle 315-335 ns). Under
+    // -XX:UseAVX=2 critical ones are as fast. HMAC, which dups per message, is unchanged within 2%; the EVP
+    // path's init, which goes through more of libcrypto, showed no slow fork in 8 and stays critical.
     static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
     static final UpdateFunction UPDATE = FOUND.update == null ? null : UpdateFunction.link(FOUND.update,
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), "SM3 update");
     static final MethodHandle FINAL = link(FOUND.fin,
@@ -84,12 +87,6 @@ final class DirectSm3 {
     // Critical too: a free of about 100 bytes, 4-5 ns less per call than a transition.
     static final MethodHandle FREECTX = link(FOUND.freectx, FunctionDescriptor.ofVoid(ADDRESS),
             Linker.Option.critical(false));
-    // Not critical: a clone's dupctx is the first native call after the JIT's code for the clone, and on
-    // CPUs with AVX-512 that code leaves state that slows the SM3 calls after it unless a thread transition
-    // comes first. Clone-then-finish of 1061 bytes, Intel Xeon, JDK 25: 363-378 ns with a critical dupctx,
-    // 239-245 ns with this one (BouncyCastle 315-335 ns). Under -XX:UseAVX=2 a critical one is as fast;
-    // HMAC, which dups per message, is unchanged within 2%.
-    static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
 
     /** Why SM3 goes through EVP: nothing usable was found, or the functions found hash "abc" wrong. */
     private static final String REASON = FOUND.reason != null ? FOUND.reason : check();
