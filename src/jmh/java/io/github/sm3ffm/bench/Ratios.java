@@ -18,10 +18,11 @@ import java.util.function.DoubleBinaryOperator;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Speed ratios measured round by round. Each round of a run is one JMH fork per point, the implementations
- * side by side, with {@code openssl speed} just before its size: within a round they share the state the
- * host is in, which on this 2-core machine flips between speeds about 1.45x apart within seconds. So a
- * ratio is taken within each round (fork mean against fork mean) and the report gives the median of those
+ * Speed ratios measured round by round. Each round of a run is one JMH fork per point (a few for a
+ * {@link Settle}d one), the implementations side by side, with {@code openssl speed} just before its size:
+ * within a round they share the state the host is in, which on this 2-core machine flips between speeds
+ * about 1.45x apart within seconds. So a ratio is taken within each round (round mean against round mean)
+ * and the report gives the median of those
  * ratios with their lowest and highest: the flips cancel out instead of widening an interval of absolute
  * speeds.
  */
@@ -45,7 +46,7 @@ final class Ratios {
         }
     }
 
-    /** Mean ns/op of each fork, in round order, by point ("Class.method provider size"). */
+    /** Mean ns/op of each round, in round order, by point ("Class.method provider size"). */
     private final Map<String, List<Double>> forks;
     /** {@code openssl speed}'s mean ns per message in each round, by size. */
     private final Map<Integer, Map<Integer, Double>> ceiling;
@@ -68,17 +69,22 @@ final class Ratios {
                 // Only a score (a hand-written file): one round.
                 means.add(primary.get("score").getAsDouble());
             }
-            for (JsonElement fork : primary.has("rawData") ? primary.getAsJsonArray("rawData") : new JsonArray()) {
+            String size = params.has("size") ? params.get("size").getAsString() : null;
+            // A settled point's round is several forks in a row: its time is their mean, over all their iterations.
+            int perRound = run.forksPerRound(benchmark, size);
+            JsonArray raw = primary.has("rawData") ? primary.getAsJsonArray("rawData") : new JsonArray();
+            for (int first = 0; first + perRound <= raw.size(); first += perRound) {
                 double sum = 0;
                 int n = 0;
-                for (JsonElement iteration : fork.getAsJsonArray()) {
-                    sum += iteration.getAsDouble();
-                    n++;
+                for (int f = first; f < first + perRound; f++) {
+                    for (JsonElement iteration : raw.get(f).getAsJsonArray()) {
+                        sum += iteration.getAsDouble();
+                        n++;
+                    }
                 }
                 means.add(sum / n);
             }
-            forks.put(key(benchmark, params.has("provider") ? params.get("provider").getAsString() : "",
-                    params.has("size") ? params.get("size").getAsString() : null), means);
+            forks.put(key(benchmark, params.has("provider") ? params.get("provider").getAsString() : "", size), means);
         }
         Map<Integer, Map<Integer, List<Double>>> samples = new LinkedHashMap<>();
         if (run.openssl() != null && run.openssl().samples() != null) {

@@ -194,8 +194,29 @@ public final class Report {
         RunRecord.Settings s = run.settings();
         String openssl = run.openssl() == null || run.openssl().version() == null ? "OpenSSL"
                 : String.join(" ", java.util.Arrays.copyOf(run.openssl().version().split(" "), 2));
-        return String.format(Locale.ROOT, "%s, %d cores, %s; %d rounds, forks of %d×%d ms", run.cpu(),
-                run.cores(), openssl, s.rounds(), s.iterations(), s.iterationMillis());
+        return String.format(Locale.ROOT, "%s, %d cores, %s; %d rounds, forks of %d×%d ms%s", run.cpu(),
+                run.cores(), openssl, s.rounds(), s.iterations(), s.iterationMillis(),
+                run.settled() == null || run.settled().isEmpty() ? "" : " (the noisiest points longer or in more forks)");
+    }
+
+    /** The points measured longer than the settings, in one sentence, or nothing. */
+    private String settledText() {
+        if (run.settled() == null || run.settled().isEmpty()) {
+            return "";
+        }
+        Map<String, List<String>> how = new LinkedHashMap<>();
+        for (RunRecord.Settled t : run.settled()) {
+            String what = (t.forks() > 1 ? t.forks() + " forks per round" : "")
+                    + (t.forks() > 1 && t.iterationMillis() != run.settings().iterationMillis() ? " of " : "")
+                    + (t.iterationMillis() != run.settings().iterationMillis()
+                            ? run.settings().iterations() + " × " + t.iterationMillis() + " ms" : "");
+            how.computeIfAbsent("`" + t.benchmark() + "` " + what, k -> new ArrayList<>())
+                    .add(t.size() == null ? "" : bytesLabel(t.size()));
+        }
+        List<String> parts = new ArrayList<>();
+        how.forEach((what, sizes) -> parts.add(what + (sizes.contains("") ? "" : " at " + String.join(", ", sizes))));
+        return " The points whose forks vary most are measured longer, the same for every implementation: "
+                + String.join("; ", parts) + ".";
     }
 
     static String label(String implementation) {
@@ -350,10 +371,11 @@ public final class Report {
         String note = run.note() == null || run.note().isBlank() ? "" : "> " + run.note() + "\n";
         return kind + note + (kind.isEmpty() && note.isEmpty() ? "" : "\n")
                 + "`" + run.command() + "` on " + run.started().substring(0, 10) + ", " + Suite.minutes(run.seconds())
-                + ": " + s.rounds() + " round(s), each one JMH fork per point (" + s.warmupIterations() + " × "
+                + ": " + s.rounds() + " round(s), each one JMH fork per point unless said below (" + s.warmupIterations() + " × "
                 + s.warmupMillis() + " ms warmup, " + s.iterations() + " × " + s.iterationMillis()
                 + " ms measured, average time, `-prof gc`), the implementations taking turns; " + s.opensslSamples()
                 + " × " + s.opensslSeconds() + " s of `openssl speed` per size and round, just before that size's forks."
+                + settledText()
                 + (jvmArgs.isEmpty() ? "" : " Fork JVM options: `" + String.join(" ", jvmArgs) + "`.") + "\n\n"
                 + "Machine: " + run.cpu() + ", " + run.cores() + " cores, " + run.os() + "; " + run.jdk() + ".\n";
     }

@@ -13,7 +13,7 @@ import java.util.Map;
  * worked here and why not, and the native ceiling's samples.
  */
 record RunRecord(String mode, String note, String started, long seconds, String command, Settings settings,
-        String jdk, String cpu, int cores, String os, Map<String, Implementation> implementations,
+        String jdk, String cpu, int cores, String os, List<Settled> settled, Map<String, Implementation> implementations,
         Ceiling openssl, List<String> failures) {
 
     static final String FILE = "benchmarks-run.json";
@@ -21,12 +21,29 @@ record RunRecord(String mode, String note, String started, long seconds, String 
     record Settings(int rounds, int warmupIterations, int warmupMillis, int iterations, int iterationMillis,
             int opensslSamples, int opensslSeconds) {
 
-        /** Seconds the run should take, given the number of JMH forks and {@code openssl speed} calls. */
-        long expectedSeconds(int forks, int opensslRuns) {
-            double perFork = Suite.FORK_OVERHEAD_SECONDS
-                    + (warmupIterations * warmupMillis + iterations * iterationMillis) / 1000.0;
-            return Math.round(forks * perFork + opensslRuns * (opensslSeconds + 0.05));
+        /** Seconds one fork takes whose measured iterations last {@code iterationMillis}. */
+        double forkSeconds(int iterationMillis) {
+            return Suite.FORK_OVERHEAD_SECONDS + (warmupIterations * warmupMillis + iterations * iterationMillis) / 1000.0;
         }
+
+        /** Seconds the run should take, given its forks' seconds and the number of {@code openssl speed} calls. */
+        long expectedSeconds(double forkSeconds, int opensslRuns) {
+            return Math.round(forkSeconds + opensslRuns * (opensslSeconds + 0.05));
+        }
+    }
+
+    /**
+     * A point measured other than by the settings, through {@link Settle}: {@code benchmark} is
+     * "Class.method", {@code size} null when it has none.
+     */
+    record Settled(String benchmark, String size, int forks, int iterationMillis) {
+    }
+
+    /** Forks per round at one point ("Class.method", size or null): 1 unless {@link #settled} says otherwise. */
+    int forksPerRound(String benchmark, String size) {
+        return settled == null ? 1 : settled.stream()
+                .filter(t -> t.benchmark().equals(benchmark) && java.util.Objects.equals(t.size(), size))
+                .mapToInt(Settled::forks).findFirst().orElse(1);
     }
 
     /** The probe's answer for one implementation (see {@link Providers#main}). */

@@ -43,10 +43,10 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * ceiling, then writes JMH's JSON, the {@link RunRecord} and (through {@link Report}) the table and chart.
  *
  * <p>The machine this runs on may switch between speed states for tens of seconds at a time, so the run
- * is split into rounds, each one JMH fork of every benchmark point: within a round the implementations take
- * turns at each point (the one that goes first rotates from round to round) right after
- * {@code openssl speed} at that size, and the rounds' forks are merged into one result per point whose error
- * (JMH's 99.9% interval) spans all of them.
+ * is split into rounds, each one JMH fork of every benchmark point (a few, or longer ones, for a point that
+ * is {@link Settle}d): within a round the implementations take turns at each point (the one that goes first
+ * rotates from round to round) right after {@code openssl speed} at that size, and the rounds' forks are
+ * merged into one result per point whose error (JMH's 99.9% interval) spans all of them.
  */
 public final class Suite {
     /**
@@ -92,10 +92,26 @@ public final class Suite {
         return plan;
     }
 
-    /** One JMH fork's worth of work: a benchmark method at one size (or none) for one implementation (or none). */
+    /**
+     * One round's work at a benchmark method, one size (or none) and one implementation (or none): one JMH
+     * fork, or more when the method is {@link Settle}d.
+     */
     record Point(Class<?> type, String method, String size, String implementation) {
         String benchmark() {
             return type.getName() + "." + method;
+        }
+
+        /** How the method's {@link Settle} applies at this size: forks per round and iteration length. */
+        RunRecord.Settled settled(RunRecord.Settings s) {
+            Settle settle;
+            try {
+                settle = type.getMethod(method).getAnnotation(Settle.class);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException(e);
+            }
+            boolean applies = settle != null && (settle.sizes().length == 0 || Arrays.asList(settle.sizes()).contains(size));
+            return new RunRecord.Settled(type.getSimpleName() + "." + method, size, applies ? settle.forks() : 1,
+                    s.iterationMillis() * (applies ? settle.longer() : 1));
         }
 
         @Override
@@ -114,6 +130,7 @@ public final class Suite {
     private final List<RunRecord.Sample> samples = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
     private Map<String, RunRecord.Implementation> implementations;
+    private List<RunRecord.Settled> settled = List.of();
     private String opensslVersion;
     private String opensslUnavailable;
 
@@ -148,11 +165,16 @@ public final class Suite {
         if (rounds.get(0).isEmpty()) {
             throw new IllegalArgumentException("no benchmark matches --only " + arguments.only);
         }
-        int forks = rounds.stream().mapToInt(List::size).sum();
+        List<RunRecord.Settled> perRound = rounds.get(0).stream().map(p -> p.settled(settings)).toList();
+        int forks = settings.rounds() * perRound.stream().mapToInt(RunRecord.Settled::forks).sum();
+        double forkSeconds = settings.rounds() * perRound.stream()
+                .mapToDouble(t -> t.forks() * settings.forkSeconds(t.iterationMillis())).sum();
         long ceilingSizes = rounds.get(0).stream().filter(Suite::hasCeiling).map(Point::size).distinct().count();
         int opensslRuns = opensslUnavailable == null ? (int) ceilingSizes * settings.rounds() * settings.opensslSamples() : 0;
         log.printf("%s run: %d rounds, %d JMH forks, %d openssl speed runs; expected about %s%n", arguments.mode,
-                settings.rounds(), forks, opensslRuns, minutes(settings.expectedSeconds(forks, opensslRuns)));
+                settings.rounds(), forks, opensslRuns, minutes(settings.expectedSeconds(forkSeconds, opensslRuns)));
+        settled = perRound.stream().filter(t -> t.forks() > 1 || t.iterationMillis() != settings.iterationMillis())
+                .distinct().toList();
 
         for (int round = 0; round < rounds.size(); round++) {
             String ceilingDone = null;
@@ -199,7 +221,7 @@ public final class Suite {
                 System.getProperty("java.vm.name") + " " + Runtime.version() + " (" + System.getProperty("java.home") + ")",
                 cpuModel(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                implementations, ceiling, failures).write(arguments.out);
+                settled, implementations, ceiling, failures).write(arguments.out);
     }
 
     /** Probes each implementation in a JVM of its own, as the forks will see it. */
@@ -293,14 +315,15 @@ public final class Suite {
     }
 
     private RunResult run(Point p) throws RunnerException {
+        RunRecord.Settled settle = p.settled(settings);
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + Pattern.quote(p.benchmark()) + "$")
-                .forks(1)
+                .forks(settle.forks())
                 .warmupForks(0)
                 .warmupIterations(settings.warmupIterations())
                 .warmupTime(TimeValue.milliseconds(settings.warmupMillis()))
                 .measurementIterations(settings.iterations())
-                .measurementTime(TimeValue.milliseconds(settings.iterationMillis()))
+                .measurementTime(TimeValue.milliseconds(settle.iterationMillis()))
                 .mode(Mode.AverageTime)
                 .timeUnit(TimeUnit.NANOSECONDS)
                 .addProfiler(GCProfiler.class)

@@ -30,11 +30,15 @@ class ReportTest {
     }
 
     private Report write(List<RunRecord.Sample> samples) throws Exception {
+        return write(samples, List.of());
+    }
+
+    private Report write(List<RunRecord.Sample> samples, List<RunRecord.Settled> settled) throws Exception {
         Files.writeString(dir.resolve(Report.JMH_JSON), "[" + String.join(",", entries) + "]");
         RunRecord.Implementation available = new RunRecord.Implementation("available", null, "1", "info",
                 Providers.DIGEST, "x.jar", "");
         new RunRecord("reduced", "test", "2025-01-01T00:00:00Z", 60, "bench/run --rounds 1", Suite.Arguments.DEFAULTS,
-                "JDK", "CPU", 2, "Linux", Map.of(Providers.SM3FFM, available, Providers.BC, available),
+                "JDK", "CPU", 2, "Linux", settled, Map.of(Providers.SM3FFM, available, Providers.BC, available),
                 new RunRecord.Ceiling("OpenSSL 3", "openssl speed", null, samples), List.of()).write(dir);
         return Report.read(dir);
     }
@@ -193,6 +197,30 @@ class ReportTest {
         assertEquals(0.9, ceiling.median(), 1e-9);
         assertTrue(report.ratioReport().sizeTable().contains("| 64 B | 1.50× (1.36–1.50) | 0.90× (0.90–1.00) |"),
                 report.ratioReport().sizeTable());
+    }
+
+    @Test
+    void aSettledPointsRoundIsTheMeanOfItsForks() throws Exception {
+        // Three forks a round at 64 B: rounds of (100, 120, 110) and (200, 220, 240) ns, 110 and 220 on average.
+        rounds("DigestBenchmark.digest", "SM3FFM", "64", new double[] {100, 100}, new double[] {120, 120},
+                new double[] {100, 120}, new double[] {200, 200}, new double[] {220, 220}, new double[] {230, 250});
+        rounds("DigestBenchmark.digest", "BC", "64", new double[] {165, 165}, new double[] {165, 165},
+                new double[] {165, 165}, new double[] {440, 440}, new double[] {440, 440}, new double[] {440, 440});
+        // 16 B is not settled: each fork is a round of its own.
+        rounds("DigestBenchmark.digest", "SM3FFM", "16", new double[] {50, 50}, new double[] {40, 40});
+        rounds("DigestBenchmark.digest", "BC", "16", new double[] {100, 100}, new double[] {100, 100});
+        Report report = write(List.of(), List.of(new RunRecord.Settled("DigestBenchmark.digest", "64", 3, 600)));
+
+        Ratios.Spread at64 = report.ratioReport().headlines().get("digest 64 B over BouncyCastle");
+        assertEquals(2, at64.rounds());
+        assertEquals(1.5, at64.low(), 1e-9);
+        assertEquals(2.0, at64.high(), 1e-9);
+        Ratios.Spread at16 = report.ratioReport().headlines().get("digest 16 B over BouncyCastle");
+        assertEquals(2, at16.rounds());
+        assertEquals(2.25, at16.median(), 1e-9);
+        assertTrue(report.markdown().contains(
+                "measured longer, the same for every implementation: `DigestBenchmark.digest` 3 forks per round of "
+                        + "4 × 600 ms at 64 B."), "the table's header names the settled point");
     }
 
     @Test

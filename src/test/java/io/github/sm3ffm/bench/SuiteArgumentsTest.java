@@ -50,7 +50,23 @@ class SuiteArgumentsTest {
     @Test
     void expectedTimeCountsForksAndOpensslRuns() {
         RunRecord.Settings s = new RunRecord.Settings(3, 2, 500, 4, 250, 2, 1);
-        // per fork: overhead + 2 x 0.5 s + 4 x 0.25 s; per openssl run: 1 s + 0.05 s
-        assertEquals(Math.round(10 * (Suite.FORK_OVERHEAD_SECONDS + 2.0) + 4 * 1.05), s.expectedSeconds(10, 4));
+        // per fork: overhead + 2 x 0.5 s + 4 x 0.25 s (or 4 x 0.75 s); per openssl run: 1 s + 0.05 s
+        assertEquals(Suite.FORK_OVERHEAD_SECONDS + 2.0, s.forkSeconds(250), 1e-9);
+        assertEquals(Suite.FORK_OVERHEAD_SECONDS + 4.0, s.forkSeconds(750), 1e-9);
+        assertEquals(Math.round(10 * (Suite.FORK_OVERHEAD_SECONDS + 2.0) + 4 * 1.05),
+                s.expectedSeconds(10 * s.forkSeconds(250), 4));
+    }
+
+    @Test
+    void settledPointsRunLongerOrInMoreForksAtTheirSizesOnly() {
+        RunRecord.Settings s = Suite.Arguments.DEFAULTS;
+        assertEquals(new RunRecord.Settled("DigestBenchmark.digest", "64", 1, 3 * s.iterationMillis()),
+                new Suite.Point(DigestBenchmark.class, "digest", "64", "BC").settled(s));
+        assertEquals(new RunRecord.Settled("DigestBenchmark.digest", "1024", 1, s.iterationMillis()),
+                new Suite.Point(DigestBenchmark.class, "digest", "1024", "BC").settled(s));
+        assertEquals(new RunRecord.Settled("UpdateBenchmark.updateByte1KiB", null, 3, s.iterationMillis()),
+                new Suite.Point(UpdateBenchmark.class, "updateByte1KiB", null, "SM3FFM").settled(s));
+        assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedDigest", "16", 1, s.iterationMillis()),
+                new Suite.Point(CallPatternBenchmark.class, "reusedDigest", "16", "SM3FFM").settled(s));
     }
 }
