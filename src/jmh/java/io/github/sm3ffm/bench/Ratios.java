@@ -22,9 +22,8 @@ import java.util.function.ToDoubleFunction;
  * {@link Settle}d one), the implementations side by side, with {@code openssl speed} just before its size:
  * within a round they share the state the host is in, which on this 2-core machine flips between speeds
  * about 1.45x apart within seconds. So a ratio is taken within each round (round mean against round mean)
- * and the report gives the median of those
- * ratios with their lowest and highest: the flips cancel out instead of widening an interval of absolute
- * speeds.
+ * and the report gives the median of those ratios with their lowest and highest: the flips cancel out
+ * instead of widening an interval of absolute speeds.
  */
 final class Ratios {
     /** The median of the per-round ratios, the lowest and the highest, and how many rounds gave one. */
@@ -47,17 +46,17 @@ final class Ratios {
     }
 
     /** Mean ns/op of each round, in round order, by point ("Class.method provider size"). */
-    private final Map<String, List<Double>> forks;
+    private final Map<String, List<Double>> roundMeans;
     /** {@code openssl speed}'s mean ns per message in each round, by size. */
     private final Map<Integer, Map<Integer, Double>> ceiling;
 
-    private Ratios(Map<String, List<Double>> forks, Map<Integer, Map<Integer, Double>> ceiling) {
-        this.forks = forks;
+    private Ratios(Map<String, List<Double>> roundMeans, Map<Integer, Map<Integer, Double>> ceiling) {
+        this.roundMeans = roundMeans;
         this.ceiling = ceiling;
     }
 
     static Ratios read(Path dir, RunRecord run) throws IOException {
-        Map<String, List<Double>> forks = new LinkedHashMap<>();
+        Map<String, List<Double>> roundMeans = new LinkedHashMap<>();
         for (JsonElement e : JsonParser.parseString(Files.readString(dir.resolve(Report.JMH_JSON))).getAsJsonArray()) {
             JsonObject o = e.getAsJsonObject();
             String name = o.get("benchmark").getAsString();
@@ -84,7 +83,7 @@ final class Ratios {
                 }
                 means.add(sum / n);
             }
-            forks.put(key(benchmark, params.has("provider") ? params.get("provider").getAsString() : "", size), means);
+            roundMeans.put(key(benchmark, params.has("provider") ? params.get("provider").getAsString() : "", size), means);
         }
         Map<Integer, Map<Integer, List<Double>>> samples = new LinkedHashMap<>();
         if (run.openssl() != null && run.openssl().samples() != null) {
@@ -96,7 +95,7 @@ final class Ratios {
         Map<Integer, Map<Integer, Double>> ceiling = new LinkedHashMap<>();
         samples.forEach((size, rounds) -> rounds.forEach((round, ns) -> ceiling.computeIfAbsent(size,
                 k -> new LinkedHashMap<>()).put(round, ns.stream().mapToDouble(Double::doubleValue).average().orElseThrow())));
-        return new Ratios(forks, ceiling);
+        return new Ratios(roundMeans, ceiling);
     }
 
     private static String key(String benchmark, String implementation, String size) {
@@ -125,7 +124,7 @@ final class Ratios {
     Optional<Spread> combine(ToDoubleFunction<double[]> f, String[]... points) {
         List<List<Double>> series = new ArrayList<>();
         for (String[] p : points) {
-            List<Double> times = forks.get(key(p[0], p[1], p[2]));
+            List<Double> times = roundMeans.get(key(p[0], p[1], p[2]));
             if (times == null) {
                 return Optional.empty();
             }
@@ -156,7 +155,7 @@ final class Ratios {
     /** {@code ratio(ceiling ns, implementation ns)} in every round that has both. */
     private Optional<Spread> withCeiling(String benchmark, String size, String implementation,
                                          DoubleBinaryOperator ratio) {
-        List<Double> times = forks.get(key(benchmark, implementation, size));
+        List<Double> times = roundMeans.get(key(benchmark, implementation, size));
         Map<Integer, Double> c = ceiling.get(Integer.valueOf(size));
         if (times == null || c == null) {
             return Optional.empty();

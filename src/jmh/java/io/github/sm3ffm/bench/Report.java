@@ -196,21 +196,24 @@ public final class Report {
                 : String.join(" ", java.util.Arrays.copyOf(run.openssl().version().split(" "), 2));
         return String.format(Locale.ROOT, "%s, %d cores, %s; %d rounds, forks of %d×%d ms%s", run.cpu(),
                 run.cores(), openssl, s.rounds(), s.iterations(), s.iterationMillis(),
-                run.settled() == null || run.settled().isEmpty() ? "" : " (the noisiest points longer or in more forks)");
+                run.settled().isEmpty() ? "" : " (the noisiest points longer or in more forks)");
     }
 
     /** The points measured longer than the settings, in one sentence, or nothing. */
     private String settledText() {
-        if (run.settled() == null || run.settled().isEmpty()) {
+        if (run.settled().isEmpty()) {
             return "";
         }
         Map<String, List<String>> how = new LinkedHashMap<>();
         for (RunRecord.Settled t : run.settled()) {
-            String what = (t.forks() > 1 ? t.forks() + " forks per round" : "")
-                    + (t.forks() > 1 && t.iterationMillis() != run.settings().iterationMillis() ? " of " : "")
-                    + (t.iterationMillis() != run.settings().iterationMillis()
-                            ? run.settings().iterations() + " × " + t.iterationMillis() + " ms" : "");
-            how.computeIfAbsent("`" + t.benchmark() + "` " + what, k -> new ArrayList<>())
+            List<String> what = new ArrayList<>();
+            if (t.forks() > 1) {
+                what.add(t.forks() + " forks per round");
+            }
+            if (t.iterationMillis() != run.settings().iterationMillis()) {
+                what.add(run.settings().iterations() + " × " + t.iterationMillis() + " ms");
+            }
+            how.computeIfAbsent("`" + t.benchmark() + "` " + String.join(" of ", what), k -> new ArrayList<>())
                     .add(t.size() == null ? "" : bytesLabel(t.size()));
         }
         List<String> parts = new ArrayList<>();

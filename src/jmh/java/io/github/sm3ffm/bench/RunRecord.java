@@ -18,6 +18,11 @@ record RunRecord(String mode, String note, String started, long seconds, String 
 
     static final String FILE = "benchmarks-run.json";
 
+    RunRecord {
+        // Records written before settled points existed have none.
+        settled = settled == null ? List.of() : settled;
+    }
+
     record Settings(int rounds, int warmupIterations, int warmupMillis, int iterations, int iterationMillis,
             int opensslSamples, int opensslSeconds) {
 
@@ -41,7 +46,7 @@ record RunRecord(String mode, String note, String started, long seconds, String 
 
     /** Forks per round at one point ("Class.method", size or null): 1 unless {@link #settled} says otherwise. */
     int forksPerRound(String benchmark, String size) {
-        return settled == null ? 1 : settled.stream()
+        return settled.stream()
                 .filter(t -> t.benchmark().equals(benchmark) && java.util.Objects.equals(t.size(), size))
                 .mapToInt(Settled::forks).findFirst().orElse(1);
     }
