@@ -196,7 +196,22 @@ public final class Report {
                 : String.join(" ", java.util.Arrays.copyOf(run.openssl().version().split(" "), 2));
         return String.format(Locale.ROOT, "%s, %d cores, %s; %d rounds, forks of %d×%d ms%s", run.cpu(),
                 run.cores(), openssl, s.rounds(), s.iterations(), s.iterationMillis(),
-                run.settled().isEmpty() ? "" : " (the noisiest points longer or in more forks)");
+                run.settled().isEmpty() ? "" : " (the noisiest points longer or in more forks)")
+                + (run.steadyWarmup().isEmpty() ? "" : "; " + String.join(" and ", run.steadyWarmup()) + " warmed "
+                        + java.math.BigDecimal.valueOf((long) s.warmupIterations(run.steadyWarmup().get(0)) * s.warmupMillis())
+                                .movePointLeft(3).stripTrailingZeros().toPlainString() + " s");
+    }
+
+    /** The implementations warmed up longer, in one sentence, or nothing. */
+    private String steadyWarmupText() {
+        if (run.steadyWarmup().isEmpty()) {
+            return "";
+        }
+        RunRecord.Settings s = run.settings();
+        return " The forks of " + String.join(" and ", run.steadyWarmup().stream().map(Report::label).toList())
+                + " warm up for " + s.warmupIterations(run.steadyWarmup().get(0)) + " × " + s.warmupMillis()
+                + " ms: their speed steps down for good 1–3.5 s into a JVM, and this measures the speed after the step,"
+                + " which a service sees.";
     }
 
     /** The points measured longer than the settings, in one sentence, or nothing. */
@@ -378,7 +393,7 @@ public final class Report {
                 + s.warmupMillis() + " ms warmup, " + s.iterations() + " × " + s.iterationMillis()
                 + " ms measured, average time, `-prof gc`), the implementations taking turns; " + s.opensslSamples()
                 + " × " + s.opensslSeconds() + " s of `openssl speed` per size and round, just before that size's forks."
-                + settledText()
+                + settledText() + steadyWarmupText()
                 + (jvmArgs.isEmpty() ? "" : " Fork JVM options: `" + String.join(" ", jvmArgs) + "`.") + "\n\n"
                 + "Machine: " + run.cpu() + ", " + run.cores() + " cores, " + run.os() + "; " + run.jdk() + ".\n";
     }

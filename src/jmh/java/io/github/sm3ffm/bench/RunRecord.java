@@ -13,22 +13,35 @@ import java.util.Map;
  * worked here and why not, and the native ceiling's samples.
  */
 record RunRecord(String mode, String note, String started, long seconds, String command, Settings settings,
-        String jdk, String cpu, int cores, String os, List<Settled> settled, Map<String, Implementation> implementations,
-        Ceiling openssl, List<String> failures) {
+        String jdk, String cpu, int cores, String os, List<Settled> settled, List<String> steadyWarmup,
+        Map<String, Implementation> implementations, Ceiling openssl, List<String> failures) {
 
     static final String FILE = "benchmarks-run.json";
 
     RunRecord {
         // Records written before settled points existed have none.
         settled = settled == null ? List.of() : settled;
+        // ... nor implementations warmed until their speed steps down.
+        steadyWarmup = steadyWarmup == null ? List.of() : steadyWarmup;
     }
 
+    /**
+     * {@code steadyWarmupMillis}: the least warmup of an implementation in {@link Suite#STEP_DOWN}, whose speed
+     * steps down seconds into a JVM's life (0 in records written before it existed: none).
+     */
     record Settings(int rounds, int warmupIterations, int warmupMillis, int iterations, int iterationMillis,
-            int opensslSamples, int opensslSeconds) {
+            int opensslSamples, int opensslSeconds, int steadyWarmupMillis) {
 
-        /** Seconds one fork takes whose measured iterations last {@code iterationMillis}. */
-        double forkSeconds(int iterationMillis) {
-            return Suite.FORK_OVERHEAD_SECONDS + (warmupIterations * warmupMillis + iterations * iterationMillis) / 1000.0;
+        /** Warmup iterations of a fork of {@code implementation} (null: none). */
+        int warmupIterations(String implementation) {
+            return implementation != null && Suite.STEP_DOWN.contains(implementation)
+                    ? Math.max(warmupIterations, (steadyWarmupMillis + warmupMillis - 1) / warmupMillis)
+                    : warmupIterations;
+        }
+
+        /** Seconds one fork takes with {@code warmups} warmup iterations and measured ones of {@code iterationMillis}. */
+        double forkSeconds(int warmups, int iterationMillis) {
+            return Suite.FORK_OVERHEAD_SECONDS + (warmups * warmupMillis + iterations * iterationMillis) / 1000.0;
         }
 
         /** Seconds the run should take, given its forks' seconds and the number of {@code openssl speed} calls. */

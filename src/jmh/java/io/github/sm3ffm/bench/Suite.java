@@ -56,6 +56,16 @@ public final class Suite {
     static final double FORK_OVERHEAD_SECONDS = 1.0;
     static final List<String> FORK_JVM_ARGS = forkJvmArgs();
 
+    /**
+     * Implementations whose speed steps down for good seconds into a JVM's life, pre-touched heap or not, so
+     * that a fork's measured window would straddle the step and the figure would depend on where it fell. With
+     * 10 x 500 ms of warmup, 4 forks each: GlaSSLess's 1 MiB digest took 3.1-3.2 ms until 1-3 s in, then
+     * 5.1-5.5 ms; Kona's JNI clone-then-finish of 64 bytes 570-660 ns until about 3 s in, then 1080-1100 ns.
+     * Their forks warm up for {@link RunRecord.Settings#steadyWarmupMillis} and measure the later speed, which a
+     * service sees; sm3-ffm and the pure-Java implementations have no such step.
+     */
+    static final java.util.Set<String> STEP_DOWN = java.util.Set.of(Providers.KONA_NATIVE, Providers.GLASSLESS);
+
     /** The benchmarks in the order they run, each with the service it needs (none: no implementation). */
     private static final Map<Class<?>, String> PLAN = plan();
 
@@ -131,6 +141,7 @@ public final class Suite {
     private final List<String> failures = new ArrayList<>();
     private Map<String, RunRecord.Implementation> implementations;
     private List<RunRecord.Settled> settled = List.of();
+    private List<String> steadyWarmup = List.of();
     private String opensslVersion;
     private String opensslUnavailable;
 
@@ -167,14 +178,20 @@ public final class Suite {
         }
         List<RunRecord.Settled> perRound = rounds.get(0).stream().map(p -> p.settled(settings)).toList();
         int forks = settings.rounds() * perRound.stream().mapToInt(RunRecord.Settled::forks).sum();
-        double forkSeconds = settings.rounds() * perRound.stream()
-                .mapToDouble(t -> t.forks() * settings.forkSeconds(t.iterationMillis())).sum();
+        double forkSeconds = 0;
+        for (Point p : rounds.get(0)) {
+            RunRecord.Settled t = p.settled(settings);
+            forkSeconds += settings.rounds() * t.forks()
+                    * settings.forkSeconds(settings.warmupIterations(p.implementation()), t.iterationMillis());
+        }
         long ceilingSizes = rounds.get(0).stream().filter(Suite::hasCeiling).map(Point::size).distinct().count();
         int opensslRuns = opensslUnavailable == null ? (int) ceilingSizes * settings.rounds() * settings.opensslSamples() : 0;
         log.printf("%s run: %d rounds, %d JMH forks, %d openssl speed runs; expected about %s%n", arguments.mode,
                 settings.rounds(), forks, opensslRuns, minutes(settings.expectedSeconds(forkSeconds, opensslRuns)));
         settled = perRound.stream().filter(t -> t.forks() > 1 || t.iterationMillis() != settings.iterationMillis())
                 .distinct().toList();
+        steadyWarmup = implementations.entrySet().stream()
+                .filter(e -> e.getValue().available() && STEP_DOWN.contains(e.getKey())).map(Map.Entry::getKey).toList();
 
         for (int round = 0; round < rounds.size(); round++) {
             String ceilingDone = null;
@@ -221,7 +238,7 @@ public final class Suite {
                 System.getProperty("java.vm.name") + " " + Runtime.version() + " (" + System.getProperty("java.home") + ")",
                 cpuModel(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                settled, implementations, ceiling, failures).write(arguments.out);
+                settled, steadyWarmup, implementations, ceiling, failures).write(arguments.out);
     }
 
     /** Probes each implementation in a JVM of its own, as the forks will see it. */
@@ -320,7 +337,7 @@ public final class Suite {
                 .include("^" + Pattern.quote(p.benchmark()) + "$")
                 .forks(settle.forks())
                 .warmupForks(0)
-                .warmupIterations(settings.warmupIterations())
+                .warmupIterations(settings.warmupIterations(p.implementation()))
                 .warmupTime(TimeValue.milliseconds(settings.warmupMillis()))
                 .measurementIterations(settings.iterations())
                 .measurementTime(TimeValue.milliseconds(settle.iterationMillis()))
@@ -396,10 +413,12 @@ public final class Suite {
     /** The command line; see {@link #USAGE}. */
     static final class Arguments {
         // Short forks, many rounds: each round is one fork per point, the implementations side by side, so the
-        // host's slow spells hit them alike and the median of the per-round ratios stays put. Nine rounds: two
-        // runs of five agreed within 10% on 49 of their 62 headline ratios, two of nine on all that they had.
-        static final RunRecord.Settings DEFAULTS = new RunRecord.Settings(9, 3, 200, 4, 200, 2, 1);
-        static final RunRecord.Settings SMOKE = new RunRecord.Settings(1, 1, 100, 2, 100, 1, 1);
+        // host's slow spells hit them alike and the median of the per-round ratios stays put. Two runs of five
+        // rounds agreed within 10% on 49 of their 62 headline ratios; two of nine on every ratio between
+        // implementations without a late step (47 of them within 2.2%). Seven keep a full run near an hour now
+        // that the STEP_DOWN implementations' forks warm up for 5 s.
+        static final RunRecord.Settings DEFAULTS = new RunRecord.Settings(7, 3, 200, 4, 200, 2, 1, 5000);
+        static final RunRecord.Settings SMOKE = new RunRecord.Settings(1, 1, 100, 2, 100, 1, 1, 100);
 
         static final String USAGE = """
                 bench/run [options]      run the suite, write the JSON, table and chart
@@ -411,6 +430,8 @@ public final class Suite {
                   --rounds N             forks per benchmark point, taken in turns (default %d)
                   --warmup N             warmup iterations per fork (default %d)
                   --warmup-ms MS         length of one warmup iteration (default %d)
+                  --steady-warmup-ms MS  least warmup of the implementations whose speed steps down seconds
+                                         into a JVM, %s (default %d)
                   --iterations N         measured iterations per fork (default %d)
                   --iteration-ms MS      length of one measured iteration (default %d)
                   --openssl-samples N    openssl speed runs per size and round (default %d)
@@ -422,7 +443,7 @@ public final class Suite {
                   --openssl PATH         the openssl executable (default openssl)
                   --note TEXT            a remark printed at the top of the table (machine, load, ...)
                 """.formatted(DEFAULTS.rounds(), DEFAULTS.warmupIterations(), DEFAULTS.warmupMillis(),
-                DEFAULTS.iterations(), DEFAULTS.iterationMillis(), DEFAULTS.opensslSamples(), DEFAULTS.opensslSeconds());
+                String.join(" and ", new java.util.TreeSet<>(STEP_DOWN)), DEFAULTS.steadyWarmupMillis(), DEFAULTS.iterations(), DEFAULTS.iterationMillis(), DEFAULTS.opensslSamples(), DEFAULTS.opensslSeconds());
 
         String mode = "full";
         String note = "";
@@ -431,6 +452,7 @@ public final class Suite {
         int rounds = DEFAULTS.rounds();
         int warmup = DEFAULTS.warmupIterations();
         int warmupMillis = DEFAULTS.warmupMillis();
+        int steadyWarmupMillis = DEFAULTS.steadyWarmupMillis();
         int iterations = DEFAULTS.iterations();
         int iterationMillis = DEFAULTS.iterationMillis();
         int opensslSamples = DEFAULTS.opensslSamples();
@@ -453,6 +475,7 @@ public final class Suite {
                         a.rounds = SMOKE.rounds();
                         a.warmup = SMOKE.warmupIterations();
                         a.warmupMillis = SMOKE.warmupMillis();
+                        a.steadyWarmupMillis = SMOKE.steadyWarmupMillis();
                         a.iterations = SMOKE.iterations();
                         a.iterationMillis = SMOKE.iterationMillis();
                         a.opensslSamples = SMOKE.opensslSamples();
@@ -462,6 +485,7 @@ public final class Suite {
                     case "--rounds" -> a.rounds = positive(args, ++i, arg);
                     case "--warmup" -> a.warmup = positive(args, ++i, arg);
                     case "--warmup-ms" -> a.warmupMillis = positive(args, ++i, arg);
+                    case "--steady-warmup-ms" -> a.steadyWarmupMillis = positive(args, ++i, arg);
                     case "--iterations" -> a.iterations = positive(args, ++i, arg);
                     case "--iteration-ms" -> a.iterationMillis = positive(args, ++i, arg);
                     case "--openssl-samples" -> a.opensslSamples = positive(args, ++i, arg);
@@ -493,7 +517,7 @@ public final class Suite {
 
         RunRecord.Settings settings() {
             return new RunRecord.Settings(rounds, warmup, warmupMillis, iterations, iterationMillis, opensslSamples,
-                    opensslSeconds);
+                    opensslSeconds, steadyWarmupMillis);
         }
 
         /** The command as given, less the note, which the report shows on its own. */

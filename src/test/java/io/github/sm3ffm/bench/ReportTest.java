@@ -34,11 +34,16 @@ class ReportTest {
     }
 
     private Report write(List<RunRecord.Sample> samples, List<RunRecord.Settled> settled) throws Exception {
+        return write(samples, settled, List.of());
+    }
+
+    private Report write(List<RunRecord.Sample> samples, List<RunRecord.Settled> settled, List<String> steadyWarmup)
+            throws Exception {
         Files.writeString(dir.resolve(Report.JMH_JSON), "[" + String.join(",", entries) + "]");
         RunRecord.Implementation available = new RunRecord.Implementation("available", null, "1", "info",
                 Providers.DIGEST, "x.jar", "");
         new RunRecord("reduced", "test", "2025-01-01T00:00:00Z", 60, "bench/run --rounds 1", Suite.Arguments.DEFAULTS,
-                "JDK", "CPU", 2, "Linux", settled, Map.of(Providers.SM3FFM, available, Providers.BC, available),
+                "JDK", "CPU", 2, "Linux", settled, steadyWarmup, Map.of(Providers.SM3FFM, available, Providers.BC, available),
                 new RunRecord.Ceiling("OpenSSL 3", "openssl speed", null, samples), List.of()).write(dir);
         return Report.read(dir);
     }
@@ -221,6 +226,21 @@ class ReportTest {
         assertTrue(report.markdown().contains(
                 "measured longer, the same for every implementation: `DigestBenchmark.digest` 3 forks per round of "
                         + "4 × 600 ms at 64 B."), "the table's header names the settled point");
+    }
+
+    @Test
+    void theImplementationsWarmedUntilTheirStepAreNamedWithTheirWarmup() throws Exception {
+        jmh("DigestBenchmark.digest", "SM3FFM", "1024", 100, 0, 48);
+        jmh("DigestBenchmark.digest", "BC", "1024", 140, 0, 48);
+        Report plain = write(List.of());
+        assertFalse(plain.markdown().contains("warm up for"), plain.markdown());
+        assertFalse(plain.chartNote().contains("warmed"), plain.chartNote());
+
+        Report warmed = write(List.of(), List.of(), List.of(Providers.KONA_NATIVE, Providers.GLASSLESS));
+        // DEFAULTS: 5000 ms in 200 ms iterations.
+        assertTrue(warmed.markdown().contains("The forks of Kona, OpenSSL over JNI and GlaSSLess, OpenSSL over FFM warm "
+                + "up for 25 × 200 ms"), warmed.markdown());
+        assertTrue(warmed.chartNote().endsWith("; KonaCrypto-Native and GlaSSLess warmed 5 s"), warmed.chartNote());
     }
 
     @Test

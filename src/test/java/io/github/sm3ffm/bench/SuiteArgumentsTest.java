@@ -49,12 +49,29 @@ class SuiteArgumentsTest {
 
     @Test
     void expectedTimeCountsForksAndOpensslRuns() {
-        RunRecord.Settings s = new RunRecord.Settings(3, 2, 500, 4, 250, 2, 1);
+        RunRecord.Settings s = new RunRecord.Settings(3, 2, 500, 4, 250, 2, 1, 3000);
         // per fork: overhead + 2 x 0.5 s + 4 x 0.25 s (or 4 x 0.75 s); per openssl run: 1 s + 0.05 s
-        assertEquals(Suite.FORK_OVERHEAD_SECONDS + 2.0, s.forkSeconds(250), 1e-9);
-        assertEquals(Suite.FORK_OVERHEAD_SECONDS + 4.0, s.forkSeconds(750), 1e-9);
+        assertEquals(Suite.FORK_OVERHEAD_SECONDS + 2.0, s.forkSeconds(2, 250), 1e-9);
+        assertEquals(Suite.FORK_OVERHEAD_SECONDS + 4.0, s.forkSeconds(2, 750), 1e-9);
+        assertEquals(Suite.FORK_OVERHEAD_SECONDS + 4.0, s.forkSeconds(6, 250), 1e-9);
         assertEquals(Math.round(10 * (Suite.FORK_OVERHEAD_SECONDS + 2.0) + 4 * 1.05),
-                s.expectedSeconds(10 * s.forkSeconds(250), 4));
+                s.expectedSeconds(10 * s.forkSeconds(2, 250), 4));
+    }
+
+    @Test
+    void implementationsThatStepDownLateWarmUpForTheSteadyWarmupOnly() {
+        RunRecord.Settings s = new RunRecord.Settings(3, 2, 500, 4, 250, 2, 1, 3200);
+        assertEquals(7, s.warmupIterations(Providers.KONA_NATIVE), "3.2 s in 500 ms iterations, rounded up");
+        assertEquals(7, s.warmupIterations(Providers.GLASSLESS));
+        assertEquals(2, s.warmupIterations(Providers.SM3FFM));
+        assertEquals(2, s.warmupIterations(Providers.KONA));
+        assertEquals(2, s.warmupIterations(null), "a point without an implementation");
+        RunRecord.Settings shortOne = new RunRecord.Settings(3, 2, 500, 4, 250, 2, 1, 100);
+        assertEquals(2, shortOne.warmupIterations(Providers.KONA_NATIVE), "never less than everyone's warmup");
+        assertEquals(5000, Suite.Arguments.parse(new String[0]).settings().steadyWarmupMillis());
+        Suite.Arguments shorter = Suite.Arguments.parse(new String[] {"--steady-warmup-ms", "4000"});
+        assertEquals(4000, shorter.settings().steadyWarmupMillis());
+        assertEquals("reduced", shorter.mode);
     }
 
     @Test
