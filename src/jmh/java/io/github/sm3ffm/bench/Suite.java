@@ -77,8 +77,11 @@ public final class Suite {
         // only seconds in, past a fork's end: in one long fork without it, Kona's JNI clone-then-finish of
         // 1061 bytes took 360 ns for 2 s and 840-990 ns after, GlaSSLess's 1 MiB digest 3.1 ms for 9 s and
         // 5.2-5.6 ms after; pre-touched forks give the later figures from the start.
+        // A fork that runs out of heap exits at once and fails its point, where it would hang until JMH's
+        // 10-minute timeout: GlaSSLess's single-byte updates retain about 250 MB of heap a second and fill 1 GB
+        // within the steady warmup.
         List<String> args = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xms1g", "-Xmx1g",
-                "-XX:+AlwaysPreTouch"));
+                "-XX:+AlwaysPreTouch", "-XX:+ExitOnOutOfMemoryError"));
         if (Runtime.version().feature() >= 23) {
             // JMH 1.37 reads field offsets through sun.misc.Unsafe, which JDK 23+ warns about in every fork.
             args.add("--sun-misc-unsafe-memory-access=allow");
@@ -415,9 +418,9 @@ public final class Suite {
         // Short forks, many rounds: each round is one fork per point, the implementations side by side, so the
         // host's slow spells hit them alike and the median of the per-round ratios stays put. Two runs of five
         // rounds agreed within 10% on 49 of their 62 headline ratios; two of nine on every ratio between
-        // implementations without a late step (47 of them within 2.2%). Seven keep a full run near an hour now
+        // implementations without a late step (47 of them within 2.2%). Six keep a full run under an hour now
         // that the STEP_DOWN implementations' forks warm up for 5 s.
-        static final RunRecord.Settings DEFAULTS = new RunRecord.Settings(7, 3, 200, 4, 200, 2, 1, 5000);
+        static final RunRecord.Settings DEFAULTS = new RunRecord.Settings(6, 3, 200, 4, 200, 2, 1, 5000);
         static final RunRecord.Settings SMOKE = new RunRecord.Settings(1, 1, 100, 2, 100, 1, 1, 100);
 
         static final String USAGE = """
