@@ -61,6 +61,7 @@ public final class Suite {
      * that a fork's measured window would straddle the step and the figure would depend on where it fell. With
      * 10 x 500 ms of warmup, 4 forks each: GlaSSLess's 1 MiB digest took 3.1-3.2 ms until 1-3 s in, then
      * 5.1-5.5 ms; Kona's JNI clone-then-finish of 64 bytes 570-660 ns until about 3 s in, then 1080-1100 ns.
+     * After 25 x 200 ms, 4 forks each of those two and of GlaSSLess's 1 KiB digest all measured the later speed.
      * Their forks warm up for {@link RunRecord.Settings#steadyWarmupMillis} and measure the later speed, which a
      * service sees; sm3-ffm and the pure-Java implementations have no such step.
      */
@@ -78,7 +79,7 @@ public final class Suite {
         // 1061 bytes took 360 ns for 2 s and 840-990 ns after, GlaSSLess's 1 MiB digest 3.1 ms for 9 s and
         // 5.2-5.6 ms after; pre-touched forks give the later figures from the start.
         // A fork that runs out of heap exits at once and fails its point, where it would hang until JMH's
-        // 10-minute timeout: GlaSSLess's single-byte updates retain about 250 MB of heap a second and fill 1 GB
+        // 10-minute timeout: GlaSSLess's single-byte updates retain about 200 MB of heap a second and fill 1 GB
         // within the steady warmup.
         List<String> args = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xms1g", "-Xmx1g",
                 "-XX:+AlwaysPreTouch", "-XX:+ExitOnOutOfMemoryError"));
