@@ -5,10 +5,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -210,19 +212,30 @@ final class RatioReport {
     static String compare(Map<String, Ratios.Spread> first, Map<String, Ratios.Spread> second) {
         StringBuilder t = new StringBuilder("| Ratio | First run | Second run | Second ÷ first |\n|---|--:|--:|--:|\n");
         int disagree = 0;
-        for (Map.Entry<String, Ratios.Spread> e : first.entrySet()) {
-            Ratios.Spread other = second.get(e.getKey());
-            if (other == null) {
+        int alone = 0;
+        Set<String> names = new LinkedHashSet<>(first.keySet());
+        names.addAll(second.keySet());
+        for (String name : names) {
+            Ratios.Spread one = first.get(name);
+            Ratios.Spread other = second.get(name);
+            if (one == null || other == null) {
+                // A point that failed or was not run in one of them: it cannot be said to agree.
+                alone++;
+                t.append(String.format(Locale.ROOT, "| %s | %s | %s | **in one run only** |%n", name,
+                        one == null ? "—" : one.text(), other == null ? "—" : other.text()));
                 continue;
             }
-            double change = other.median() / e.getValue().median();
+            double change = other.median() / one.median();
             boolean within = Math.abs(change - 1) <= 0.10;
             disagree += within ? 0 : 1;
-            t.append(String.format(Locale.ROOT, "| %s | %s | %s | %.3f%s |%n", e.getKey(), e.getValue().text(),
-                    other.text(), change, within ? "" : " **outside ±10%**"));
+            t.append(String.format(Locale.ROOT, "| %s | %s | %s | %.3f%s |%n", name, one.text(), other.text(), change,
+                    within ? "" : " **outside ±10%**"));
         }
-        return t + (disagree == 0 ? "\nEvery headline ratio agrees within ±10%.\n"
-                : "\n" + disagree + " headline ratio(s) differ by more than 10%.\n");
+        String verdict = disagree == 0 && alone == 0 ? "Every headline ratio agrees within ±10%."
+                : (disagree == 0 ? "" : disagree + " headline ratio(s) differ by more than 10%.")
+                        + (disagree > 0 && alone > 0 ? " " : "")
+                        + (alone == 0 ? "" : alone + " headline ratio(s) measured in one run only.");
+        return t + "\n" + verdict + "\n";
     }
 
     public static void main(String[] args) throws IOException {

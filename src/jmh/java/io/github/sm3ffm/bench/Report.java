@@ -365,6 +365,10 @@ public final class Report {
         if (!run.failures().isEmpty()) {
             md.append("\n## Failures\n\n");
             run.failures().forEach(f -> md.append("- ").append(f).append('\n'));
+            if (run.failures().stream().anyMatch(f -> f.endsWith("exit code 3"))) {
+                md.append("\nA fork that exits with code 3 ran out of its 1 GB heap: forks run with "
+                        + "`-XX:+ExitOnOutOfMemoryError`.\n");
+            }
         }
         return md.toString();
     }

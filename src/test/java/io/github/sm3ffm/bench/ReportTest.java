@@ -39,12 +39,17 @@ class ReportTest {
 
     private Report write(List<RunRecord.Sample> samples, List<RunRecord.Settled> settled, List<String> steadyWarmup)
             throws Exception {
+        return write(samples, settled, steadyWarmup, List.of());
+    }
+
+    private Report write(List<RunRecord.Sample> samples, List<RunRecord.Settled> settled, List<String> steadyWarmup,
+            List<String> failures) throws Exception {
         Files.writeString(dir.resolve(Report.JMH_JSON), "[" + String.join(",", entries) + "]");
         RunRecord.Implementation available = new RunRecord.Implementation("available", null, "1", "info",
                 Providers.DIGEST, "x.jar", "");
         new RunRecord("reduced", "test", "2025-01-01T00:00:00Z", 60, "bench/run --rounds 1", Suite.Arguments.DEFAULTS,
                 "JDK", "CPU", 2, "Linux", settled, steadyWarmup, Map.of(Providers.SM3FFM, available, Providers.BC, available),
-                new RunRecord.Ceiling("OpenSSL 3", "openssl speed", null, samples), List.of()).write(dir);
+                new RunRecord.Ceiling("OpenSSL 3", "openssl speed", null, samples), failures).write(dir);
         return Report.read(dir);
     }
 
@@ -244,6 +249,20 @@ class ReportTest {
     }
 
     @Test
+    void failuresAreListedAndAForkThatRanOutOfHeapIsSaidSo() throws Exception {
+        jmh("DigestBenchmark.digest", "SM3FFM", "1024", 100, 0, 48);
+        String other = "[1/6] DigestBenchmark.digest size=1024 BC: failed: java.lang.IllegalStateException: boom";
+        String md = write(List.of(), List.of(), List.of(), List.of(other)).markdown();
+        assertTrue(md.contains("## Failures\n\n- " + other + "\n"), md);
+        assertFalse(md.contains("ran out of"), md);
+
+        String oom = "[1/6] UpdateBenchmark.updateByte1KiB GlaSSLess: failed: java.lang.IllegalStateException: Forked VM "
+                + "failed with exit code 3";
+        md = write(List.of(), List.of(), List.of(), List.of(oom)).markdown();
+        assertTrue(md.contains("- " + oom + "\n\nA fork that exits with code 3 ran out of its 1 GB heap"), md);
+    }
+
+    @Test
     void twoRunsAgreeWhenEveryHeadlineIsWithinTenPercent() {
         var first = Map.of("a", new Ratios.Spread(1.5, 1.4, 1.6, 5), "b", new Ratios.Spread(2.0, 1.9, 2.1, 5));
         var close = Map.of("a", new Ratios.Spread(1.6, 1.5, 1.7, 5), "b", new Ratios.Spread(1.85, 1.8, 1.9, 5));
@@ -252,5 +271,17 @@ class ReportTest {
         String text = RatioReport.compare(first, far);
         assertTrue(text.contains("1 headline ratio(s) differ by more than 10%"), text);
         assertTrue(text.contains("| a | 1.50× (1.40–1.60) | 1.70× (1.50–1.70) | 1.133 **outside ±10%** |"), text);
+    }
+
+    @Test
+    void aHeadlineOfOneRunOnlyDoesNotAgree() {
+        var first = Map.of("a", new Ratios.Spread(1.5, 1.4, 1.6, 5), "b", new Ratios.Spread(2.0, 1.9, 2.1, 5));
+        var failedB = Map.of("a", new Ratios.Spread(1.5, 1.4, 1.6, 5));
+        String text = RatioReport.compare(first, failedB);
+        assertFalse(text.contains("Every headline ratio agrees"), text);
+        assertTrue(text.contains("| b | 2.00× (1.90–2.10) | — | **in one run only** |"), text);
+        assertTrue(text.strip().endsWith("\n1 headline ratio(s) measured in one run only."), text);
+        String reversed = RatioReport.compare(failedB, first);
+        assertTrue(reversed.contains("| b | — | 2.00× (1.90–2.10) | **in one run only** |"), reversed);
     }
 }
