@@ -44,6 +44,12 @@ final class RatioReport {
             return other.equals(Providers.BC) && implementation.equals(Providers.SM3FFM)
                     ? r.speedup(benchmark, "", competitorBenchmark, "", size) : Optional.empty();
         }
+
+        /** The share of {@code implementation}'s measured time that went to the GC at this pattern. */
+        Optional<Double> gcShare(Ratios r, String implementation) {
+            return competitorBenchmark == null ? r.gcShare(benchmark, implementation, size)
+                    : r.gcShare(implementation.equals(Providers.SM3FFM) ? benchmark : competitorBenchmark, "", size);
+        }
     }
 
     static final List<Pattern> PATTERNS = List.of(
@@ -68,7 +74,7 @@ final class RatioReport {
         this.competitors = c.stream().filter(implementations::contains).toList();
     }
 
-    /** Every headline ratio by name, for the tables and for comparing two runs. */
+    /** Every ratio of the tables by name, for comparing two runs (where those with no steady state are no headline). */
     Map<String, Ratios.Spread> headlines() {
         Map<String, Ratios.Spread> h = new LinkedHashMap<>();
         for (String size : SIZES) {
@@ -96,16 +102,50 @@ final class RatioReport {
         StringBuilder t = new StringBuilder("| Message | ");
         competitors.forEach(c -> t.append("× ").append(label(c)).append(" | "));
         t.append("of `openssl speed` |\n|---|").append("--:|".repeat(competitors.size() + 1)).append('\n');
+        List<String> unsteady = new ArrayList<>();
         for (String size : SIZES) {
             t.append("| ").append(Report.bytesLabel(size)).append(" | ");
             for (String other : competitors) {
-                t.append(ratios.speedup(DIGEST, size, Providers.SM3FFM, other).map(Ratios.Spread::text).orElse("—"))
-                        .append(" | ");
+                t.append(cell(ratios.speedup(DIGEST, size, Providers.SM3FFM, other), "digest "
+                        + Report.bytesLabel(size), other, ratios.gcShare(DIGEST, Providers.SM3FFM, size),
+                        ratios.gcShare(DIGEST, other, size), unsteady)).append(" | ");
             }
             t.append(ratios.ofCeiling(DIGEST, size, Providers.SM3FFM).map(Ratios.Spread::text).orElse("—"))
                     .append(" |\n");
         }
-        return t.toString();
+        return t + unsteadyNote(unsteady);
+    }
+
+    /**
+     * A table cell: the spread, or a dash. A ratio with no steady state keeps its figures, so nothing is
+     * hidden, but is marked and explained under the table with the GC's share of each side's measured time.
+     */
+    private static String cell(Optional<Ratios.Spread> ratio, String what, String other, Optional<Double> ourGc,
+                               Optional<Double> theirGc, List<String> unsteady) {
+        if (ratio.isEmpty()) {
+            return "—";
+        }
+        if (ratio.get().steady()) {
+            return ratio.get().text();
+        }
+        unsteady.add(String.format(Locale.ROOT, "%s over %s: the GC took %s of %s's measured time (%s of sm3-ffm's)",
+                what, label(other), percent(theirGc), label(other), percent(ourGc)));
+        return ratio.get().text() + " †";
+    }
+
+    private static String percent(Optional<Double> share) {
+        return share.map(s -> String.format(Locale.ROOT, "%.0f%%", 100 * s)).orElse("an unrecorded share");
+    }
+
+    private static String unsteadyNote(List<String> unsteady) {
+        if (unsteady.isEmpty()) {
+            return "";
+        }
+        StringBuilder n = new StringBuilder(String.format(Locale.ROOT, "%n† No steady state: the highest round is more "
+                + "than %.0f times the lowest, so no median stands for the rounds and this is not a headline ratio "
+                + "(two runs are not compared on it).%n", Ratios.Spread.STEADY));
+        unsteady.forEach(u -> n.append("- ").append(u).append('\n'));
+        return n.toString();
     }
 
     /** Speed-up by usage pattern: one column per competitor; a dash where it does not offer the service. */
@@ -113,14 +153,16 @@ final class RatioReport {
         StringBuilder t = new StringBuilder("| Pattern | ");
         competitors.forEach(c -> t.append("× ").append(label(c)).append(" | "));
         t.append("\n|---|").append("--:|".repeat(competitors.size())).append('\n');
+        List<String> unsteady = new ArrayList<>();
         for (Pattern p : PATTERNS) {
             t.append("| ").append(p.label()).append(" | ");
             for (String other : competitors) {
-                t.append(p.speedup(ratios, Providers.SM3FFM, other).map(Ratios.Spread::text).orElse("—")).append(" | ");
+                t.append(cell(p.speedup(ratios, Providers.SM3FFM, other), p.label(), other,
+                        p.gcShare(ratios, Providers.SM3FFM), p.gcShare(ratios, other), unsteady)).append(" | ");
             }
             t.append('\n');
         }
-        return t.toString();
+        return t + unsteadyNote(unsteady);
     }
 
     /** Speed-up over BouncyCastle against message size: every implementation, and the ceiling as a line. */
@@ -208,11 +250,16 @@ final class RatioReport {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
-    /** Each headline ratio of two runs side by side, and whether they agree within 10%. */
+    /**
+     * Each ratio of two runs side by side, and whether they agree within 10%. A ratio with no steady state in
+     * either run ({@link Ratios.Spread#steady}) is shown but is no headline: its median moves with whichever
+     * rounds it happened to get.
+     */
     static String compare(Map<String, Ratios.Spread> first, Map<String, Ratios.Spread> second) {
         StringBuilder t = new StringBuilder("| Ratio | First run | Second run | Second ÷ first |\n|---|--:|--:|--:|\n");
         int disagree = 0;
         int alone = 0;
+        int unsteady = 0;
         Set<String> names = new LinkedHashSet<>(first.keySet());
         names.addAll(second.keySet());
         for (String name : names) {
@@ -226,16 +273,32 @@ final class RatioReport {
                 continue;
             }
             double change = other.median() / one.median();
+            if (!one.steady() || !other.steady()) {
+                unsteady++;
+                t.append(String.format(Locale.ROOT, "| %s | %s | %s | %.3f, no steady state |%n", name, one.text(),
+                        other.text(), change));
+                continue;
+            }
             boolean within = Math.abs(change - 1) <= 0.10;
             disagree += within ? 0 : 1;
             t.append(String.format(Locale.ROOT, "| %s | %s | %s | %.3f%s |%n", name, one.text(), other.text(), change,
                     within ? "" : " **outside ±10%**"));
         }
-        String verdict = disagree == 0 && alone == 0 ? "Every headline ratio agrees within ±10%."
-                : (disagree == 0 ? "" : disagree + " headline ratio(s) differ by more than 10%.")
-                        + (disagree > 0 && alone > 0 ? " " : "")
-                        + (alone == 0 ? "" : alone + " headline ratio(s) measured in one run only.");
-        return t + "\n" + verdict + "\n";
+        List<String> verdict = new ArrayList<>();
+        if (disagree == 0 && alone == 0) {
+            verdict.add("Every headline ratio agrees within ±10%.");
+        }
+        if (disagree > 0) {
+            verdict.add(disagree + " headline ratio(s) differ by more than 10%.");
+        }
+        if (alone > 0) {
+            verdict.add(alone + " headline ratio(s) measured in one run only.");
+        }
+        if (unsteady > 0) {
+            verdict.add(String.format(Locale.ROOT, "%d ratio(s) with no steady state in a run (highest round more "
+                    + "than %.0f times the lowest) are not headline ratios.", unsteady, Ratios.Spread.STEADY));
+        }
+        return t + "\n" + String.join(" ", verdict) + "\n";
     }
 
     public static void main(String[] args) throws IOException {

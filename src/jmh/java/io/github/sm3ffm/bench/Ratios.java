@@ -28,6 +28,8 @@ import java.util.function.ToDoubleFunction;
 final class Ratios {
     /** The median of the per-round ratios, the lowest and the highest, and how many rounds gave one. */
     record Spread(double median, double low, double high, int rounds) {
+        static final double STEADY = 2.0;
+
         static Optional<Spread> of(List<Double> ratios) {
             if (ratios.isEmpty()) {
                 return Optional.empty();
@@ -36,6 +38,17 @@ final class Ratios {
             int n = sorted.size();
             double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
             return Optional.of(new Spread(median, sorted.get(0), sorted.get(n - 1), n));
+        }
+
+        /**
+         * Whether the rounds agree closely enough for their median to stand for them: the highest round at most
+         * {@value #STEADY} times the lowest. The host's flips cancel within a round, so a steady point's rounds
+         * stay far inside that; a point wider than it has no steady state at this length of fork (a competitor
+         * whose garbage and the collections it forces grow through the fork), and no number of rounds would pin
+         * its median down to 10%.
+         */
+        boolean steady() {
+            return high <= STEADY * low;
         }
 
         /** "1.69× (1.62–1.75)", or the median alone from a single round. */
@@ -47,16 +60,21 @@ final class Ratios {
 
     /** Mean ns/op of each round, in round order, by point ("Class.method provider size"). */
     private final Map<String, List<Double>> roundMeans;
+    /** The share of measured time the GC took ({@code -prof gc}'s {@code gc.time}), over all rounds, by point. */
+    private final Map<String, Double> gcShare;
     /** {@code openssl speed}'s mean ns per message in each round, by size. */
     private final Map<Integer, Map<Integer, Double>> ceiling;
 
-    private Ratios(Map<String, List<Double>> roundMeans, Map<Integer, Map<Integer, Double>> ceiling) {
+    private Ratios(Map<String, List<Double>> roundMeans, Map<String, Double> gcShare,
+                   Map<Integer, Map<Integer, Double>> ceiling) {
         this.roundMeans = roundMeans;
+        this.gcShare = gcShare;
         this.ceiling = ceiling;
     }
 
     static Ratios read(Path dir, RunRecord run) throws IOException {
         Map<String, List<Double>> roundMeans = new LinkedHashMap<>();
+        Map<String, Double> gcShare = new LinkedHashMap<>();
         for (JsonElement e : JsonParser.parseString(Files.readString(dir.resolve(Report.JMH_JSON))).getAsJsonArray()) {
             JsonObject o = e.getAsJsonObject();
             String name = o.get("benchmark").getAsString();
@@ -83,7 +101,9 @@ final class Ratios {
                 }
                 means.add(sum / n);
             }
-            roundMeans.put(key(benchmark, params.has("provider") ? params.get("provider").getAsString() : "", size), means);
+            String key = key(benchmark, params.has("provider") ? params.get("provider").getAsString() : "", size);
+            roundMeans.put(key, means);
+            gcShare(o, raw).ifPresent(share -> gcShare.put(key, share));
         }
         Map<Integer, Map<Integer, List<Double>>> samples = new LinkedHashMap<>();
         if (run.openssl() != null && run.openssl().samples() != null) {
@@ -95,7 +115,40 @@ final class Ratios {
         Map<Integer, Map<Integer, Double>> ceiling = new LinkedHashMap<>();
         samples.forEach((size, rounds) -> rounds.forEach((round, ns) -> ceiling.computeIfAbsent(size,
                 k -> new LinkedHashMap<>()).put(round, ns.stream().mapToDouble(Double::doubleValue).average().orElseThrow())));
-        return new Ratios(roundMeans, ceiling);
+        return new Ratios(roundMeans, gcShare, ceiling);
+    }
+
+    /** {@code gc.time} (ms, summed over every iteration that collected) over the measured milliseconds. */
+    private static Optional<Double> gcShare(JsonObject o, JsonArray raw) {
+        JsonObject secondary = o.getAsJsonObject("secondaryMetrics");
+        if (secondary == null || !secondary.has("gc.time") || !o.has("measurementTime") || raw.isEmpty()) {
+            return Optional.empty();
+        }
+        double gcMillis = 0;
+        JsonObject gc = secondary.getAsJsonObject("gc.time");
+        for (JsonElement fork : gc.has("rawData") ? gc.getAsJsonArray("rawData") : new JsonArray()) {
+            for (JsonElement iteration : fork.getAsJsonArray()) {
+                gcMillis += iteration.getAsDouble();
+            }
+        }
+        int iterations = 0;
+        for (JsonElement fork : raw) {
+            iterations += fork.getAsJsonArray().size();
+        }
+        String[] time = o.get("measurementTime").getAsString().split(" ");
+        double unit = switch (time[1]) {
+            case "s" -> 1000;
+            case "ms" -> 1;
+            case "us" -> 1e-3;
+            default -> Double.NaN;
+        };
+        double measured = iterations * Double.parseDouble(time[0]) * unit;
+        return measured > 0 && !Double.isNaN(measured) ? Optional.of(gcMillis / measured) : Optional.empty();
+    }
+
+    /** The share of the measured time that went to the GC at one point, if JMH's gc profiler recorded it. */
+    Optional<Double> gcShare(String benchmark, String implementation, String size) {
+        return Optional.ofNullable(gcShare.get(key(benchmark, implementation, size)));
     }
 
     private static String key(String benchmark, String implementation, String size) {

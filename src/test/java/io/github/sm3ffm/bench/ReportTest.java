@@ -188,6 +188,43 @@ class ReportTest {
                 """.formatted(benchmark, forks.length, provider, size, raw));
     }
 
+    /** One fork per round of two 200 ms iterations at {@code roundMeans}, the GC taking {@code gcMillis} of each. */
+    private void withGc(String benchmark, String provider, String size, double gcMillis, double... roundMeans) {
+        StringBuilder raw = new StringBuilder();
+        StringBuilder gc = new StringBuilder();
+        for (double m : roundMeans) {
+            raw.append(raw.isEmpty() ? "" : ",").append("[").append(m).append(",").append(m).append("]");
+            gc.append(gc.isEmpty() ? "" : ",").append("[").append(gcMillis).append("]");
+        }
+        entries.add("""
+                {"benchmark": "io.github.sm3ffm.bench.%s", "mode": "avgt", "forks": %d, "measurementTime": "200 ms",
+                 "params": {"provider": "%s", "size": "%s"},
+                 "primaryMetric": {"score": 1, "scoreError": 0, "scoreUnit": "ns/op", "rawData": [%s]},
+                 "secondaryMetrics": {"gc.time": {"score": 1, "scoreUnit": "ms", "rawData": [%s]}}}
+                """.formatted(benchmark, roundMeans.length, provider, size, raw, gc));
+    }
+
+    @Test
+    void aRatioWhoseRoundsSpreadOverTwiceIsMarkedWithEachSidesGcShare() throws Exception {
+        // 10×, 40× and 15× in three rounds: no median stands for those.
+        withGc("DigestBenchmark.digest", "SM3FFM", "64", 12, 100, 100, 100);
+        withGc("DigestBenchmark.digest", "BC", "64", 240, 1000, 4000, 1500);
+        // 1.5×, 2.8× and 2.0×: wide, but within twice.
+        withGc("DigestBenchmark.digest", "SM3FFM", "16", 0, 100, 100, 100);
+        withGc("DigestBenchmark.digest", "BC", "16", 0, 150, 280, 200);
+        Report report = write(List.of());
+        String table = report.ratioReport().sizeTable();
+
+        assertTrue(table.contains("| 64 B | 15.00× (10.00–40.00) † |"), table);
+        assertTrue(table.contains("| 16 B | 2.00× (1.50–2.80) |"), table);
+        // 240 ms of GC in each 400 ms fork is 60%; 12 ms is 3%.
+        assertTrue(table.contains("† No steady state: the highest round is more than 2 times the lowest"), table);
+        assertTrue(table.contains("\n- digest 64 B over BouncyCastle: the GC took 60% of BouncyCastle's measured time "
+                + "(3% of sm3-ffm's)\n"), table);
+        assertFalse(table.contains("digest 16 B over"), table);
+        assertFalse(report.ratioReport().patternTable().contains("†"), report.ratioReport().patternTable());
+    }
+
     @Test
     void ratiosAreTakenWithinEachRoundThenTheMedian() throws Exception {
         // The host is twice as slow in round 2, for both alike: the ratio does not move.
@@ -271,6 +308,21 @@ class ReportTest {
         String text = RatioReport.compare(first, far);
         assertTrue(text.contains("1 headline ratio(s) differ by more than 10%"), text);
         assertTrue(text.contains("| a | 1.50× (1.40–1.60) | 1.70× (1.50–1.70) | 1.133 **outside ±10%** |"), text);
+    }
+
+    @Test
+    void aRatioWithNoSteadyStateInEitherRunIsShownButNotJudged() {
+        var steady = new Ratios.Spread(1.5, 1.4, 1.6, 5);
+        var first = Map.of("a", steady, "b", new Ratios.Spread(14.4, 8.1, 47.0, 6));
+        var second = Map.of("a", steady, "b", new Ratios.Spread(30.0, 25.0, 33.0, 6));
+        String text = RatioReport.compare(first, second);
+        assertTrue(text.contains("| b | 14.40× (8.10–47.00) | 30.00× (25.00–33.00) | 2.083, no steady state |"), text);
+        assertTrue(text.contains("Every headline ratio agrees within ±10%. 1 ratio(s) with no steady state in a run "
+                + "(highest round more than 2 times the lowest) are not headline ratios."), text);
+        // The same move between two steady runs is a disagreement.
+        String moved = RatioReport.compare(second, Map.of("a", steady, "b", new Ratios.Spread(20.0, 19.0, 21.0, 6)));
+        assertTrue(moved.contains("1 headline ratio(s) differ by more than 10%."), moved);
+        assertFalse(moved.contains("steady"), moved);
     }
 
     @Test
