@@ -128,8 +128,8 @@ final class RatioReport {
         if (ratio.get().steady()) {
             return ratio.get().text();
         }
-        unsteady.add(String.format(Locale.ROOT, "%s over %s: the GC took %s of %s's measured time (%s of sm3-ffm's)",
-                what, label(other), percent(theirGc), label(other), percent(ourGc)));
+        unsteady.add(String.format(Locale.ROOT, "%s over %s: the GC took %s of its measured time, against %s of "
+                + "sm3-ffm's", what, label(other), percent(theirGc), percent(ourGc)));
         return ratio.get().text() + " †";
     }
 
