@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -107,8 +108,8 @@ final class RatioReport {
             t.append("| ").append(Report.bytesLabel(size)).append(" | ");
             for (String other : competitors) {
                 t.append(cell(ratios.speedup(DIGEST, size, Providers.SM3FFM, other), "digest "
-                        + Report.bytesLabel(size), other, ratios.gcShare(DIGEST, Providers.SM3FFM, size),
-                        ratios.gcShare(DIGEST, other, size), unsteady)).append(" | ");
+                        + Report.bytesLabel(size), other, impl -> ratios.gcShare(DIGEST, impl, size), unsteady))
+                        .append(" | ");
             }
             t.append(ratios.ofCeiling(DIGEST, size, Providers.SM3FFM).map(Ratios.Spread::text).orElse("—"))
                     .append(" |\n");
@@ -120,8 +121,8 @@ final class RatioReport {
      * A table cell: the spread, or a dash. A ratio with no steady state keeps its figures, so nothing is
      * hidden, but is marked and explained under the table with the GC's share of each side's measured time.
      */
-    private static String cell(Optional<Ratios.Spread> ratio, String what, String other, Optional<Double> ourGc,
-                               Optional<Double> theirGc, List<String> unsteady) {
+    private static String cell(Optional<Ratios.Spread> ratio, String what, String other,
+                               Function<String, Optional<Double>> gcShare, List<String> unsteady) {
         if (ratio.isEmpty()) {
             return "—";
         }
@@ -129,7 +130,8 @@ final class RatioReport {
             return ratio.get().text();
         }
         unsteady.add(String.format(Locale.ROOT, "%s over %s: the GC took %s of its measured time, against %s of "
-                + "sm3-ffm's", what, label(other), percent(theirGc), percent(ourGc)));
+                + "sm3-ffm's", what, label(other), percent(gcShare.apply(other)),
+                percent(gcShare.apply(Providers.SM3FFM))));
         return ratio.get().text() + " †";
     }
 
@@ -141,9 +143,9 @@ final class RatioReport {
         if (unsteady.isEmpty()) {
             return "";
         }
-        StringBuilder n = new StringBuilder(String.format(Locale.ROOT, "%n† No steady state: the highest round is more "
+        StringBuilder n = new StringBuilder(String.format(Locale.ROOT, "\n† No steady state: the highest round is more "
                 + "than %.0f times the lowest, so no median stands for the rounds and this is not a headline ratio "
-                + "(two runs are not compared on it).%n", Ratios.Spread.STEADY));
+                + "(two runs are not compared on it).\n", Ratios.Spread.STEADY));
         unsteady.forEach(u -> n.append("- ").append(u).append('\n'));
         return n.toString();
     }
@@ -158,7 +160,7 @@ final class RatioReport {
             t.append("| ").append(p.label()).append(" | ");
             for (String other : competitors) {
                 t.append(cell(p.speedup(ratios, Providers.SM3FFM, other), p.label(), other,
-                        p.gcShare(ratios, Providers.SM3FFM), p.gcShare(ratios, other), unsteady)).append(" | ");
+                        impl -> p.gcShare(ratios, impl), unsteady)).append(" | ");
             }
             t.append('\n');
         }

@@ -14,8 +14,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.ToDoubleFunction;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Speed ratios measured round by round. Each round of a run is one JMH fork per point (a few for a
@@ -135,15 +137,10 @@ final class Ratios {
         for (JsonElement fork : raw) {
             iterations += fork.getAsJsonArray().size();
         }
-        String[] time = o.get("measurementTime").getAsString().split(" ");
-        double unit = switch (time[1]) {
-            case "s" -> 1000;
-            case "ms" -> 1;
-            case "us" -> 1e-3;
-            default -> Double.NaN;
-        };
-        double measured = iterations * Double.parseDouble(time[0]) * unit;
-        return measured > 0 && !Double.isNaN(measured) ? Optional.of(gcMillis / measured) : Optional.empty();
+        // JMH writes the iteration time as its TimeValue ("200 ms"); microseconds keep sub-millisecond ones.
+        double measured = iterations * TimeValue.fromString(o.get("measurementTime").getAsString())
+                .convertTo(TimeUnit.MICROSECONDS) / 1000.0;
+        return measured > 0 ? Optional.of(gcMillis / measured) : Optional.empty();
     }
 
     /** The share of the measured time that went to the GC at one point, if JMH's gc profiler recorded it. */
