@@ -1,6 +1,7 @@
 package io.github.sm3ffm.bench;
 
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -14,9 +15,12 @@ import java.lang.annotation.Target;
  *   <li>between forks, when a fork's JIT settles in one of two speeds for its whole life: more forks per
  *       round, whose mean is the round's time ({@link #forks}).</li>
  * </ul>
+ * A method may carry several, for different sizes; the first whose {@link #sizes} hold a point's size
+ * applies to it.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
+@Repeatable(Settle.Sizes.class)
 @interface Settle {
     /** Forks per round; the round's time is their mean. */
     int forks() default 1;
@@ -26,4 +30,11 @@ import java.lang.annotation.Target;
 
     /** The {@code size} values it applies to; every one when empty. */
     String[] sizes() default {};
+
+    /** The container of a method's several {@code Settle}s. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.METHOD)
+    @interface Sizes {
+        Settle[] value();
+    }
 }

@@ -117,15 +117,17 @@ public final class Suite {
 
         /** How the method's {@link Settle} applies at this size: forks per round and iteration length. */
         RunRecord.Settled settled(RunRecord.Settings s) {
-            Settle settle;
+            Settle[] settles;
             try {
-                settle = type.getMethod(method).getAnnotation(Settle.class);
+                settles = type.getMethod(method).getAnnotationsByType(Settle.class);
             } catch (NoSuchMethodException e) {
                 throw new IllegalStateException(e);
             }
-            boolean applies = settle != null && (settle.sizes().length == 0 || Arrays.asList(settle.sizes()).contains(size));
-            return new RunRecord.Settled(type.getSimpleName() + "." + method, size, applies ? settle.forks() : 1,
-                    s.iterationMillis() * (applies ? settle.longer() : 1));
+            Settle settle = Arrays.stream(settles)
+                    .filter(t -> t.sizes().length == 0 || Arrays.asList(t.sizes()).contains(size))
+                    .findFirst().orElse(null);
+            return new RunRecord.Settled(type.getSimpleName() + "." + method, size, settle == null ? 1 : settle.forks(),
+                    s.iterationMillis() * (settle == null ? 1 : settle.longer()));
         }
 
         @Override

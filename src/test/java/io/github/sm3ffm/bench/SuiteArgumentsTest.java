@@ -79,6 +79,8 @@ class SuiteArgumentsTest {
         RunRecord.Settings s = Suite.Arguments.DEFAULTS;
         assertEquals(new RunRecord.Settled("DigestBenchmark.digest", "64", 1, 3 * s.iterationMillis()),
                 new Suite.Point(DigestBenchmark.class, "digest", "64", "BC").settled(s));
+        assertEquals(new RunRecord.Settled("DigestBenchmark.digest", "16", 3, 3 * s.iterationMillis()),
+                new Suite.Point(DigestBenchmark.class, "digest", "16", "GlaSSLess").settled(s));
         assertEquals(new RunRecord.Settled("DigestBenchmark.digest", "1024", 1, s.iterationMillis()),
                 new Suite.Point(DigestBenchmark.class, "digest", "1024", "BC").settled(s));
         assertEquals(new RunRecord.Settled("UpdateBenchmark.updateByte1KiB", null, 3, s.iterationMillis()),
