@@ -1,6 +1,9 @@
 package io.github.sm3ffm.bench;
 
 import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,8 +38,11 @@ final class RatioReport {
     static final List<String> COMPETITORS = List.of(Providers.BC, Providers.KONA, Providers.KONA_NATIVE,
             Providers.GLASSLESS);
 
-    /** One usage pattern: a benchmark point measured for each implementation (or two methods, no provider). */
-    record Pattern(String label, String benchmark, String size, String competitorBenchmark) {
+    /**
+     * One usage pattern: a benchmark point measured for each implementation (or two methods, no provider).
+     * {@code bar} names it under the chart's bars, short enough that ten of them fit side by side.
+     */
+    record Pattern(String label, String bar, String benchmark, String size, String competitorBenchmark) {
         /** Ours against {@code other}: the same method for both, or (HKDF) one method each. */
         Optional<Ratios.Spread> speedup(Ratios r, String implementation, String other) {
             if (competitorBenchmark == null) {
@@ -54,16 +60,16 @@ final class RatioReport {
     }
 
     static final List<Pattern> PATTERNS = List.of(
-            new Pattern("reused MessageDigest, 64 B", "CallPatternBenchmark.reusedDigest", "64", null),
-            new Pattern("new MessageDigest per 64 B message", "CallPatternBenchmark.newDigest", "64", null),
-            new Pattern("clone-then-finish, 64 B", "PerMessageBenchmark.cloneThenFinish64B", null, null),
-            new Pattern("clone-then-finish, 1061 B transcript", "PerMessageBenchmark.cloneThenFinish1061B", null, null),
-            new Pattern("update(byte) × 1 KiB", "UpdateBenchmark.updateByte1KiB", null, null),
-            new Pattern("HmacSM3, reused Mac, 64 B", "CallPatternBenchmark.reusedMac", "64", null),
-            new Pattern("HmacSM3, new Mac + init per 64 B", "CallPatternBenchmark.newMac", "64", null),
-            new Pattern("PBKDF2WithHmacSM3, 10,000 iterations", "Pbkdf2Benchmark.derive", null, null),
-            new Pattern("HKDF-SM3 extract-then-expand, 32 B", "HkdfBenchmark.sm3ffm", "32", "HkdfBenchmark.bouncyCastle"),
-            new Pattern("HKDF-SM3 extract-then-expand, 64 B", "HkdfBenchmark.sm3ffm", "64", "HkdfBenchmark.bouncyCastle"));
+            new Pattern("reused MessageDigest, 64 B", "reused digest", "CallPatternBenchmark.reusedDigest", "64", null),
+            new Pattern("new MessageDigest per 64 B message", "new digest", "CallPatternBenchmark.newDigest", "64", null),
+            new Pattern("clone-then-finish, 64 B", "clone 64 B", "PerMessageBenchmark.cloneThenFinish64B", null, null),
+            new Pattern("clone-then-finish, 1061 B transcript", "clone 1061 B", "PerMessageBenchmark.cloneThenFinish1061B", null, null),
+            new Pattern("update(byte) × 1 KiB", "update(byte)", "UpdateBenchmark.updateByte1KiB", null, null),
+            new Pattern("HmacSM3, reused Mac, 64 B", "reused Mac", "CallPatternBenchmark.reusedMac", "64", null),
+            new Pattern("HmacSM3, new Mac + init per 64 B", "new Mac", "CallPatternBenchmark.newMac", "64", null),
+            new Pattern("PBKDF2WithHmacSM3, 10,000 iterations", "PBKDF2", "Pbkdf2Benchmark.derive", null, null),
+            new Pattern("HKDF-SM3 extract-then-expand, 32 B", "HKDF 32 B", "HkdfBenchmark.sm3ffm", "32", "HkdfBenchmark.bouncyCastle"),
+            new Pattern("HKDF-SM3 extract-then-expand, 64 B", "HKDF 64 B", "HkdfBenchmark.sm3ffm", "64", "HkdfBenchmark.bouncyCastle"));
 
     private final Ratios ratios;
     private final List<String> competitors;
@@ -169,9 +175,10 @@ final class RatioReport {
 
     /** Speed-up over BouncyCastle against message size: every implementation, and the ceiling as a line. */
     void speedupChart(Path file, String note) throws IOException {
-        XYChart chart = new XYChartBuilder().width(1000).height(620)
+        String axis = "message size (bytes, log scale); " + note;
+        XYChart chart = new XYChartBuilder().width(widthFor(axis, 1000)).height(620)
                 .title("SM3, whole message with a reused MessageDigest: speed-up over BouncyCastle")
-                .xAxisTitle("message size (bytes, log scale); " + note)
+                .xAxisTitle(axis)
                 .yAxisTitle("× BouncyCastle (median of rounds, bars: lowest to highest)").build();
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setXAxisDecimalPattern("#,###");
@@ -195,6 +202,21 @@ final class RatioReport {
             return;
         }
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /**
+     * A chart's width, at least {@code least} and enough for its x-axis title on one line: XChart neither wraps
+     * nor shrinks an axis title, it cuts off both ends, and that title is the chart's note on how it was run. The
+     * margin covers the y axis, as the title is centred on the plot.
+     */
+    static int widthFor(String axisTitle, int least) {
+        Font font = new XYChartBuilder().build().getStyler().getAxisTitleFont();
+        Graphics2D g = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics();
+        try {
+            return Math.max(least, g.getFontMetrics(font).stringWidth(axisTitle) + 120);
+        } finally {
+            g.dispose();
+        }
     }
 
     private interface BySize {
@@ -224,14 +246,14 @@ final class RatioReport {
 
     /** The usage patterns: one group of bars per pattern, one bar per implementation, over BouncyCastle. */
     void patternsChart(Path file, String note) throws IOException {
-        CategoryChart chart = new CategoryChartBuilder().width(1100).height(640)
+        CategoryChart chart = new CategoryChartBuilder().width(widthFor(note, 1100)).height(640)
                 .title("Usage patterns: speed-up over BouncyCastle (1 = as fast)")
                 .xAxisTitle(note).yAxisTitle("× BouncyCastle (median of rounds)").build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-        chart.getStyler().setXAxisLabelRotation(20);
+        chart.getStyler().setXAxisLabelRotation(0);
         chart.getStyler().setYAxisMin(0.0);
-        List<String> labels = PATTERNS.stream().map(Pattern::label).toList();
+        List<String> labels = PATTERNS.stream().map(Pattern::bar).toList();
         List<String> bars = new ArrayList<>(List.of(Providers.SM3FFM));
         competitors.stream().filter(c -> !c.equals(Providers.BC)).forEach(bars::add);
         for (String impl : bars) {

@@ -628,7 +628,8 @@ public final class Report {
                 + "**Usage patterns** (64-byte messages unless named)\n\n" + ratio.patternTable() + "\n"
                 + "![Usage patterns, speed-up over BouncyCastle](docs/" + RatioReport.PATTERNS_CHART + ")\n\n"
                 + "*" + chartNote() + ". Bars: median over the rounds of BouncyCastle's time over each "
-                + "implementation's; missing bars are services that implementation does not offer.*\n\n"
+                + "implementation's, in the order of the table's rows, named short; missing bars are services that "
+                + "implementation does not offer.*\n\n"
                 + sm3sum(dir)
                 + "Absolute figures (ns/op, MB/s, allocation) and the earlier targets: [docs/" + TABLE + "](docs/"
                 + TABLE + ").\n";

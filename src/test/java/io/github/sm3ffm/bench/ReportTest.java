@@ -165,6 +165,16 @@ class ReportTest {
     }
 
     @Test
+    void aChartIsWideEnoughForItsNoteOnOneLine() {
+        String note = "AMD EPYC, 2 cores, OpenSSL 3.0.19; 6 rounds, forks of 4×200 ms (the noisiest points longer or"
+                + " in more forks); KonaCrypto-Native and GlaSSLess warmed 5 s";
+        int wide = RatioReport.widthFor("message size (bytes, log scale); " + note, 1000);
+        assertTrue(wide > 1000, "a full run's note does not fit 1000 px: " + wide);
+        assertTrue(RatioReport.widthFor(note + note, 1000) > wide, "a longer note, a wider chart");
+        assertEquals(1000, RatioReport.widthFor("reduced", 1000), "never narrower than asked");
+    }
+
+    @Test
     void valuesKeepTwoSignificantDigitsOfTheirError() {
         assertEquals("612 ± 12", Report.withError(new Report.Measure(612.34, 12.3)));
         assertEquals("3.14 ± 0.05", Report.withError(new Report.Measure(3.14159, 0.05)));
