@@ -23,6 +23,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.knowm.xchart.style.theme.XChartTheme;
 
 /**
  * The headline of a run, as ratios (see {@link Ratios}): sm3-ffm's speed-up over each competitor and its
@@ -207,10 +208,10 @@ final class RatioReport {
     /**
      * A chart's width, at least {@code least} and enough for its x-axis title on one line: XChart neither wraps
      * nor shrinks an axis title, it cuts off both ends, and that title is the chart's note on how it was run. The
-     * margin covers the y axis, as the title is centred on the plot.
+     * margin covers the y axis, as the title is centred on the plot. Both charts keep XChart's default theme.
      */
     static int widthFor(String axisTitle, int least) {
-        Font font = new XYChartBuilder().build().getStyler().getAxisTitleFont();
+        Font font = new XChartTheme().getAxisTitleFont();
         Graphics2D g = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics();
         try {
             return Math.max(least, g.getFontMetrics(font).stringWidth(axisTitle) + 120);
@@ -251,7 +252,6 @@ final class RatioReport {
                 .xAxisTitle(note).yAxisTitle("× BouncyCastle (median of rounds)").build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-        chart.getStyler().setXAxisLabelRotation(0);
         chart.getStyler().setYAxisMin(0.0);
         List<String> labels = PATTERNS.stream().map(Pattern::bar).toList();
         List<String> bars = new ArrayList<>(List.of(Providers.SM3FFM));

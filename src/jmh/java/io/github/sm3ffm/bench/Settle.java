@@ -12,7 +12,7 @@ import java.lang.annotation.Target;
  * <ul>
  *   <li>within a fork, when an implementation's iterations swing with the GC cycles of memory it frees
  *       late (Kona's JNI contexts, GlaSSLess's arenas): longer iterations ({@link #longer});</li>
- *   <li>between forks, when a fork's JIT settles in one of two speeds for its whole life: more forks per
+ *   <li>between forks, when a fork settles at one speed for its whole life: more forks per
  *       round, whose mean is the round's time ({@link #forks}).</li>
  * </ul>
  * A method may carry several, for different sizes; the first whose {@link #sizes} hold a point's size

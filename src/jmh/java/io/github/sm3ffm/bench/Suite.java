@@ -123,11 +123,12 @@ public final class Suite {
             } catch (NoSuchMethodException e) {
                 throw new IllegalStateException(e);
             }
-            Settle settle = Arrays.stream(settles)
+            String benchmark = type.getSimpleName() + "." + method;
+            return Arrays.stream(settles)
                     .filter(t -> t.sizes().length == 0 || Arrays.asList(t.sizes()).contains(size))
-                    .findFirst().orElse(null);
-            return new RunRecord.Settled(type.getSimpleName() + "." + method, size, settle == null ? 1 : settle.forks(),
-                    s.iterationMillis() * (settle == null ? 1 : settle.longer()));
+                    .findFirst()
+                    .map(t -> new RunRecord.Settled(benchmark, size, t.forks(), s.iterationMillis() * t.longer()))
+                    .orElseGet(() -> new RunRecord.Settled(benchmark, size, 1, s.iterationMillis()));
         }
 
         @Override
