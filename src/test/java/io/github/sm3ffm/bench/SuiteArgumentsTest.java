@@ -87,5 +87,9 @@ class SuiteArgumentsTest {
                 new Suite.Point(UpdateBenchmark.class, "updateByte1KiB", null, "SM3FFM").settled(s));
         assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedDigest", "16", 1, s.iterationMillis()),
                 new Suite.Point(CallPatternBenchmark.class, "reusedDigest", "16", "SM3FFM").settled(s));
+        assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedMac", "64", 3, s.iterationMillis()),
+                new Suite.Point(CallPatternBenchmark.class, "reusedMac", "64", "KonaJNI").settled(s));
+        assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedMac", "16", 1, s.iterationMillis()),
+                new Suite.Point(CallPatternBenchmark.class, "reusedMac", "16", "KonaJNI").settled(s));
     }
 }
