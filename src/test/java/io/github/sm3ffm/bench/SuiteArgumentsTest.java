@@ -88,8 +88,8 @@ class SuiteArgumentsTest {
         assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedDigest", "16", 1, s.iterationMillis()),
                 new Suite.Point(CallPatternBenchmark.class, "reusedDigest", "16", "SM3FFM").settled(s));
         assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedMac", "64", 3, s.iterationMillis()),
-                new Suite.Point(CallPatternBenchmark.class, "reusedMac", "64", "KonaJNI").settled(s));
+                new Suite.Point(CallPatternBenchmark.class, "reusedMac", "64", Providers.KONA_NATIVE).settled(s));
         assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedMac", "16", 1, s.iterationMillis()),
-                new Suite.Point(CallPatternBenchmark.class, "reusedMac", "16", "KonaJNI").settled(s));
+                new Suite.Point(CallPatternBenchmark.class, "reusedMac", "16", Providers.KONA_NATIVE).settled(s));
     }
 }
