@@ -43,9 +43,12 @@ public class CallPatternBenchmark extends ProviderBenchmark {
         return md.digest(message);
     }
 
-    // Kona's JNI contexts wait for the GC: its fork means ran 1079-4578 ns at 64 B in 4 x 200 ms, 1586-1767 in
-    // 4 x 600 ms (8 and 6 forks).
+    // Kona's JNI contexts wait for the GC, and each of its pauses here takes 150-270 ms: its fork means at 64 B
+    // ran 1079-4578 ns in 4 x 200 ms (8 forks) and 1817-3842 ns in 4 x 600 ms (15 forks), as one to four pauses
+    // fell in a fork. Longer forks keep that per-fork rhythm (2108-2704 ns in 4 x 2 s), so at 64 B six forks a
+    // round average it.
     @Benchmark
+    @Settle(forks = 6, longer = 3, sizes = "64")
     @Settle(longer = 3)
     public byte[] newDigest() throws GeneralSecurityException {
         return MessageDigest.getInstance("SM3", jcaProvider).digest(message);

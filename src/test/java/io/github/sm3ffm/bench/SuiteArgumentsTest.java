@@ -87,6 +87,10 @@ class SuiteArgumentsTest {
                 new Suite.Point(UpdateBenchmark.class, "updateByte1KiB", null, "SM3FFM").settled(s));
         assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedDigest", "16", 1, s.iterationMillis()),
                 new Suite.Point(CallPatternBenchmark.class, "reusedDigest", "16", "SM3FFM").settled(s));
+        assertEquals(new RunRecord.Settled("CallPatternBenchmark.newDigest", "64", 6, 3 * s.iterationMillis()),
+                new Suite.Point(CallPatternBenchmark.class, "newDigest", "64", Providers.KONA_NATIVE).settled(s));
+        assertEquals(new RunRecord.Settled("CallPatternBenchmark.newDigest", "16", 1, 3 * s.iterationMillis()),
+                new Suite.Point(CallPatternBenchmark.class, "newDigest", "16", Providers.KONA_NATIVE).settled(s));
         assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedMac", "64", 3, s.iterationMillis()),
                 new Suite.Point(CallPatternBenchmark.class, "reusedMac", "64", Providers.KONA_NATIVE).settled(s));
         assertEquals(new RunRecord.Settled("CallPatternBenchmark.reusedMac", "16", 1, s.iterationMillis()),
