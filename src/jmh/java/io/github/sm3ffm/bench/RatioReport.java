@@ -58,6 +58,12 @@ final class RatioReport {
             return competitorBenchmark == null ? r.gcShare(benchmark, implementation, size)
                     : r.gcShare(implementation.equals(Providers.SM3FFM) ? benchmark : competitorBenchmark, "", size);
         }
+
+        /** How fast the heap {@code implementation} retains after each collection grew at this pattern. */
+        Optional<Double> heapGrowth(Ratios r, String implementation) {
+            return competitorBenchmark == null ? r.heapGrowth(benchmark, implementation, size)
+                    : r.heapGrowth(implementation.equals(Providers.SM3FFM) ? benchmark : competitorBenchmark, "", size);
+        }
     }
 
     static final List<Pattern> PATTERNS = List.of(
@@ -115,8 +121,8 @@ final class RatioReport {
             t.append("| ").append(Report.bytesLabel(size)).append(" | ");
             for (String other : competitors) {
                 t.append(cell(ratios.speedup(DIGEST, size, Providers.SM3FFM, other), "digest "
-                        + Report.bytesLabel(size), other, impl -> ratios.gcShare(DIGEST, impl, size), unsteady))
-                        .append(" | ");
+                        + Report.bytesLabel(size), other, impl -> ratios.gcShare(DIGEST, impl, size),
+                        impl -> ratios.heapGrowth(DIGEST, impl, size), unsteady)).append(" | ");
             }
             t.append(ratios.ofCeiling(DIGEST, size, Providers.SM3FFM).map(Ratios.Spread::text).orElse("—"))
                     .append(" |\n");
@@ -126,19 +132,24 @@ final class RatioReport {
 
     /**
      * A table cell: the spread, or a dash. A ratio with no steady state keeps its figures, so nothing is
-     * hidden, but is marked and explained under the table with the GC's share of each side's measured time.
+     * hidden, but is marked and explained under the table with the GC's share of each side's measured time
+     * and, where it grew too fast, how fast each side's retained heap grew.
      */
     private static String cell(Optional<Ratios.Spread> ratio, String what, String other,
-                               Function<String, Optional<Double>> gcShare, List<String> unsteady) {
+                               Function<String, Optional<Double>> gcShare,
+                               Function<String, Optional<Double>> heapGrowth, List<String> unsteady) {
         if (ratio.isEmpty()) {
             return "—";
         }
         if (ratio.get().steady()) {
             return ratio.get().text();
         }
+        String growth = !ratio.get().growing() ? "" : String.format(Locale.ROOT, "; the heap it retains after each "
+                + "collection grew %s, sm3-ffm's %s", megabytes(heapGrowth.apply(other)),
+                megabytes(heapGrowth.apply(Providers.SM3FFM)));
         unsteady.add(String.format(Locale.ROOT, "%s over %s: the GC took %s of its measured time, against %s of "
-                + "sm3-ffm's", what, label(other), percent(gcShare.apply(other)),
-                percent(gcShare.apply(Providers.SM3FFM))));
+                + "sm3-ffm's%s", what, label(other), percent(gcShare.apply(other)),
+                percent(gcShare.apply(Providers.SM3FFM)), growth));
         return ratio.get().text() + " †";
     }
 
@@ -146,13 +157,19 @@ final class RatioReport {
         return share.map(s -> String.format(Locale.ROOT, "%.0f%%", 100 * s)).orElse("an unrecorded share");
     }
 
+    private static String megabytes(Optional<Double> growth) {
+        return growth.map(g -> String.format(Locale.ROOT, "%.1f MB/s", g)).orElse("unrecorded (too few collections)");
+    }
+
     private static String unsteadyNote(List<String> unsteady) {
         if (unsteady.isEmpty()) {
             return "";
         }
         StringBuilder n = new StringBuilder(String.format(Locale.ROOT, "\n† No steady state: the highest round is more "
-                + "than %.0f times the lowest, so no median stands for the rounds and this is not a headline ratio "
-                + "(two runs are not compared on it).\n", Ratios.Spread.STEADY));
+                + "than %.0f times the lowest, or the heap one side retains after each collection grew faster than "
+                + "%.0f MB/s through its forks (memory freed through the GC piling up, so its time depends on how "
+                + "long the fork has run). No median stands for such rounds and this is not a headline ratio "
+                + "(two runs are not compared on it).\n", Ratios.Spread.STEADY, Ratios.Spread.GROWING));
         unsteady.forEach(u -> n.append("- ").append(u).append('\n'));
         return n.toString();
     }
@@ -167,7 +184,7 @@ final class RatioReport {
             t.append("| ").append(p.label()).append(" | ");
             for (String other : competitors) {
                 t.append(cell(p.speedup(ratios, Providers.SM3FFM, other), p.label(), other,
-                        impl -> p.gcShare(ratios, impl), unsteady)).append(" | ");
+                        impl -> p.gcShare(ratios, impl), impl -> p.heapGrowth(ratios, impl), unsteady)).append(" | ");
             }
             t.append('\n');
         }
@@ -320,7 +337,8 @@ final class RatioReport {
         }
         if (unsteady > 0) {
             verdict.add(String.format(Locale.ROOT, "%d ratio(s) with no steady state in a run (highest round more "
-                    + "than %.0f times the lowest) are not headline ratios.", unsteady, Ratios.Spread.STEADY));
+                    + "than %.0f times the lowest, or a retained heap growing faster than %.0f MB/s) are not headline "
+                    + "ratios.", unsteady, Ratios.Spread.STEADY, Ratios.Spread.GROWING));
         }
         return t + "\n" + String.join(" ", verdict) + "\n";
     }

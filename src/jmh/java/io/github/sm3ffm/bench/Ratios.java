@@ -29,17 +29,24 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 final class Ratios {
     /** The median of the per-round ratios, the lowest and the highest, and how many rounds gave one. */
-    record Spread(double median, double low, double high, int rounds) {
+    record Spread(double median, double low, double high, int rounds, double heapGrowth) {
         static final double STEADY = 2.0;
+        /** MB/s: a 1 GB heap's old generation would reach G1's marking threshold (45%) within four minutes. */
+        static final double GROWING = 2.0;
 
-        static Optional<Spread> of(List<Double> ratios) {
+        /** A spread whose points' heap growth was not recorded. */
+        Spread(double median, double low, double high, int rounds) {
+            this(median, low, high, rounds, Double.NaN);
+        }
+
+        static Optional<Spread> of(List<Double> ratios, double heapGrowth) {
             if (ratios.isEmpty()) {
                 return Optional.empty();
             }
             List<Double> sorted = ratios.stream().sorted().toList();
             int n = sorted.size();
             double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-            return Optional.of(new Spread(median, sorted.get(0), sorted.get(n - 1), n));
+            return Optional.of(new Spread(median, sorted.get(0), sorted.get(n - 1), n, heapGrowth));
         }
 
         /**
@@ -47,10 +54,16 @@ final class Ratios {
          * {@value #STEADY} times the lowest. The host's flips cancel within a round, so a steady point's rounds
          * stay far inside that; a point wider than it has no steady state at this length of fork (a competitor
          * whose garbage and the collections it forces grow through the fork), and no number of rounds would pin
-         * its median down to 10%.
+         * its median down to 10%. Nor does a point where either side's retained heap grows faster than
+         * {@value #GROWING} MB/s ({@link HeapGrowthProfiler}): its time depends on how long the fork has run.
          */
         boolean steady() {
-            return high <= STEADY * low;
+            return high <= STEADY * low && !growing();
+        }
+
+        /** Whether the heap either side retains after each collection grew faster than {@value #GROWING} MB/s. */
+        boolean growing() {
+            return heapGrowth > GROWING;
         }
 
         /** "1.69× (1.62–1.75)", or the median alone from a single round. */
@@ -64,19 +77,23 @@ final class Ratios {
     private final Map<String, List<Double>> roundMeans;
     /** The share of measured time the GC took ({@code -prof gc}'s {@code gc.time}), over all rounds, by point. */
     private final Map<String, Double> gcShare;
+    /** The median over all forks of {@link HeapGrowthProfiler#METRIC} (MB/s), by point, where recorded. */
+    private final Map<String, Double> heapGrowth;
     /** {@code openssl speed}'s mean ns per message in each round, by size. */
     private final Map<Integer, Map<Integer, Double>> ceiling;
 
-    private Ratios(Map<String, List<Double>> roundMeans, Map<String, Double> gcShare,
+    private Ratios(Map<String, List<Double>> roundMeans, Map<String, Double> gcShare, Map<String, Double> heapGrowth,
                    Map<Integer, Map<Integer, Double>> ceiling) {
         this.roundMeans = roundMeans;
         this.gcShare = gcShare;
+        this.heapGrowth = heapGrowth;
         this.ceiling = ceiling;
     }
 
     static Ratios read(Path dir, RunRecord run) throws IOException {
         Map<String, List<Double>> roundMeans = new LinkedHashMap<>();
         Map<String, Double> gcShare = new LinkedHashMap<>();
+        Map<String, Double> heapGrowth = new LinkedHashMap<>();
         for (JsonElement e : JsonParser.parseString(Files.readString(dir.resolve(Report.JMH_JSON))).getAsJsonArray()) {
             JsonObject o = e.getAsJsonObject();
             String name = o.get("benchmark").getAsString();
@@ -106,6 +123,7 @@ final class Ratios {
             String key = key(benchmark, params.has("provider") ? params.get("provider").getAsString() : "", size);
             roundMeans.put(key, means);
             gcShare(o, raw).ifPresent(share -> gcShare.put(key, share));
+            heapGrowth(o).ifPresent(growth -> heapGrowth.put(key, growth));
         }
         Map<Integer, Map<Integer, List<Double>>> samples = new LinkedHashMap<>();
         if (run.openssl() != null && run.openssl().samples() != null) {
@@ -117,7 +135,7 @@ final class Ratios {
         Map<Integer, Map<Integer, Double>> ceiling = new LinkedHashMap<>();
         samples.forEach((size, rounds) -> rounds.forEach((round, ns) -> ceiling.computeIfAbsent(size,
                 k -> new LinkedHashMap<>()).put(round, ns.stream().mapToDouble(Double::doubleValue).average().orElseThrow())));
-        return new Ratios(roundMeans, gcShare, ceiling);
+        return new Ratios(roundMeans, gcShare, heapGrowth, ceiling);
     }
 
     /** {@code gc.time} (ms, summed over every iteration that collected) over the measured milliseconds. */
@@ -141,6 +159,25 @@ final class Ratios {
         double measured = iterations * TimeValue.fromString(o.get("measurementTime").getAsString())
                 .convertTo(TimeUnit.MICROSECONDS) / 1000.0;
         return measured > 0 ? Optional.of(gcMillis / measured) : Optional.empty();
+    }
+
+    /** The median of the forks' {@link HeapGrowthProfiler#METRIC}, one value per fork that had one. */
+    private static Optional<Double> heapGrowth(JsonObject o) {
+        JsonObject secondary = o.getAsJsonObject("secondaryMetrics");
+        if (secondary == null || !secondary.has(HeapGrowthProfiler.METRIC)) {
+            return Optional.empty();
+        }
+        List<Double> forks = new ArrayList<>();
+        JsonObject growth = secondary.getAsJsonObject(HeapGrowthProfiler.METRIC);
+        for (JsonElement fork : growth.has("rawData") ? growth.getAsJsonArray("rawData") : new JsonArray()) {
+            fork.getAsJsonArray().forEach(v -> forks.add(v.getAsDouble()));
+        }
+        return Spread.of(forks, Double.NaN).map(Spread::median);
+    }
+
+    /** How fast the heap one point retains after each collection grew (MB/s), if it was recorded. */
+    Optional<Double> heapGrowth(String benchmark, String implementation, String size) {
+        return Optional.ofNullable(heapGrowth.get(key(benchmark, implementation, size)));
     }
 
     /** The share of the measured time that went to the GC at one point, if JMH's gc profiler recorded it. */
@@ -173,12 +210,14 @@ final class Ratios {
      */
     Optional<Spread> combine(ToDoubleFunction<double[]> f, String[]... points) {
         List<List<Double>> series = new ArrayList<>();
+        double growth = Double.NaN;
         for (String[] p : points) {
             List<Double> times = roundMeans.get(key(p[0], p[1], p[2]));
             if (times == null) {
                 return Optional.empty();
             }
             series.add(times);
+            growth = fastest(growth, heapGrowth.get(key(p[0], p[1], p[2])));
         }
         int rounds = series.stream().mapToInt(List::size).min().orElse(0);
         List<Double> values = new ArrayList<>();
@@ -189,7 +228,12 @@ final class Ratios {
             }
             values.add(f.applyAsDouble(t));
         }
-        return Spread.of(values);
+        return Spread.of(values, growth);
+    }
+
+    /** The larger of two growths, either of which may be unrecorded (NaN or null). */
+    private static double fastest(double growth, Double other) {
+        return other == null || other.isNaN() ? growth : Double.isNaN(growth) ? other : Math.max(growth, other);
     }
 
     /** {@code implementation}'s speed as a fraction of {@code openssl speed}'s at {@code size}, round by round. */
@@ -217,6 +261,6 @@ final class Ratios {
                 ratios.add(ratio.applyAsDouble(ns, times.get(round)));
             }
         }
-        return Spread.of(ratios);
+        return Spread.of(ratios, fastest(Double.NaN, heapGrowth.get(key(benchmark, implementation, size))));
     }
 }

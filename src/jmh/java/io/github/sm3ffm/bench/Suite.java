@@ -351,6 +351,7 @@ public final class Suite {
                 .mode(Mode.AverageTime)
                 .timeUnit(TimeUnit.NANOSECONDS)
                 .addProfiler(GCProfiler.class)
+                .addProfiler(HeapGrowthProfiler.class)
                 .jvmArgs(FORK_JVM_ARGS.toArray(String[]::new))
                 .shouldFailOnError(true)
                 .verbosity(VerboseMode.SILENT);

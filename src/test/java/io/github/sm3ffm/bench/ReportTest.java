@@ -200,18 +200,29 @@ class ReportTest {
 
     /** One fork per round of two 200 ms iterations at {@code roundMeans}, the GC taking {@code gcMillis} of each. */
     private void withGc(String benchmark, String provider, String size, double gcMillis, double... roundMeans) {
+        withSecondary(benchmark, provider, size, "gc.time", "ms", gcMillis, roundMeans);
+    }
+
+    /** The same, each fork's retained heap growing {@code mbPerSecond} ({@link HeapGrowthProfiler}). */
+    private void withGrowth(String benchmark, String provider, String size, double mbPerSecond, double... roundMeans) {
+        withSecondary(benchmark, provider, size, HeapGrowthProfiler.METRIC, "MB/s", mbPerSecond, roundMeans);
+    }
+
+    /** One fork per round of two 200 ms iterations at {@code roundMeans}, with one value of {@code metric} a fork. */
+    private void withSecondary(String benchmark, String provider, String size, String metric, String unit,
+                               double perFork, double... roundMeans) {
         StringBuilder raw = new StringBuilder();
-        StringBuilder gc = new StringBuilder();
+        StringBuilder secondary = new StringBuilder();
         for (double m : roundMeans) {
             raw.append(raw.isEmpty() ? "" : ",").append("[").append(m).append(",").append(m).append("]");
-            gc.append(gc.isEmpty() ? "" : ",").append("[").append(gcMillis).append("]");
+            secondary.append(secondary.isEmpty() ? "" : ",").append("[").append(perFork).append("]");
         }
         entries.add("""
                 {"benchmark": "io.github.sm3ffm.bench.%s", "mode": "avgt", "forks": %d, "measurementTime": "200 ms",
                  "params": {"provider": "%s", "size": "%s"},
                  "primaryMetric": {"score": 1, "scoreError": 0, "scoreUnit": "ns/op", "rawData": [%s]},
-                 "secondaryMetrics": {"gc.time": {"score": 1, "scoreUnit": "ms", "rawData": [%s]}}}
-                """.formatted(benchmark, roundMeans.length, provider, size, raw, gc));
+                 "secondaryMetrics": {"%s": {"score": 1, "scoreUnit": "%s", "rawData": [%s]}}}
+                """.formatted(benchmark, roundMeans.length, provider, size, raw, metric, unit, secondary));
     }
 
     @Test
@@ -321,6 +332,47 @@ class ReportTest {
     }
 
     @Test
+    void aRatioOverAnImplementationWhoseRetainedHeapGrowsHasNoSteadyStateHoweverCloseItsRounds() throws Exception {
+        // 3.0× in every round at both sizes; BouncyCastle's retained heap grows 38 MB/s at 64 B, 0.4 MB/s at 16 B.
+        withGrowth("DigestBenchmark.digest", "SM3FFM", "64", 0.0, 100, 100, 100);
+        withGrowth("DigestBenchmark.digest", "BC", "64", 38.0, 300, 300, 300);
+        withGrowth("DigestBenchmark.digest", "SM3FFM", "16", 0.1, 100, 100, 100);
+        withGrowth("DigestBenchmark.digest", "BC", "16", 0.4, 300, 300, 300);
+        Report report = write(List.of());
+        String table = report.ratioReport().sizeTable();
+
+        assertTrue(table.contains("| 64 B | 3.00× (3.00–3.00) † |"), table);
+        assertTrue(table.contains("| 16 B | 3.00× (3.00–3.00) |"), table);
+        assertTrue(table.contains("or the heap one side retains after each collection grew faster than 2 MB/s"), table);
+        assertTrue(table.contains("\n- digest 64 B over BouncyCastle: the GC took an unrecorded share of its measured "
+                + "time, against an unrecorded share of sm3-ffm's; the heap it retains after each collection grew "
+                + "38.0 MB/s, sm3-ffm's 0.0 MB/s\n"), table);
+        Ratios.Spread at64 = report.ratioReport().headlines().get("digest 64 B over BouncyCastle");
+        assertEquals(38.0, at64.heapGrowth());
+        assertFalse(at64.steady());
+        assertTrue(report.ratioReport().headlines().get("digest 16 B over BouncyCastle").steady());
+        // Our own growth counts the same way.
+        assertFalse(new Ratios.Spread(1.5, 1.4, 1.6, 5, 2.5).steady());
+        assertTrue(new Ratios.Spread(1.5, 1.4, 1.6, 5, Double.NaN).steady());
+    }
+
+    @Test
+    void theHeapGrowthIsTheSlopeAfterTheFirstCollectionOverAtLeastASecond() {
+        // The first collection carries the JVM's start; the rest grow 40 MB a second.
+        List<double[]> leaking = List.of(new double[] {0.8, 18}, new double[] {1.6, 38}, new double[] {2.3, 66},
+                new double[] {3.1, 98});
+        assertEquals(40.0, HeapGrowthProfiler.slope(leaking), 1e-9);
+        List<double[]> flat = List.of(new double[] {0.9, 58}, new double[] {1.1, 10}, new double[] {2.6, 10},
+                new double[] {3.6, 10});
+        assertEquals(0.0, HeapGrowthProfiler.slope(flat), 1e-9);
+        // Two collections after the first, but less than a second apart: no figure.
+        assertTrue(Double.isNaN(HeapGrowthProfiler.slope(List.of(new double[] {0.8, 18}, new double[] {1.6, 38},
+                new double[] {2.2, 62}))));
+        assertTrue(Double.isNaN(HeapGrowthProfiler.slope(List.of(new double[] {0.8, 18}, new double[] {2.6, 38}))));
+        assertTrue(Double.isNaN(HeapGrowthProfiler.slope(List.of())));
+    }
+
+    @Test
     void aRatioWithNoSteadyStateInEitherRunIsShownButNotJudged() {
         var steady = new Ratios.Spread(1.5, 1.4, 1.6, 5);
         var first = Map.of("a", steady, "b", new Ratios.Spread(14.4, 8.1, 47.0, 6));
@@ -328,7 +380,8 @@ class ReportTest {
         String text = RatioReport.compare(first, second);
         assertTrue(text.contains("| b | 14.40× (8.10–47.00) | 30.00× (25.00–33.00) | 2.083, no steady state |"), text);
         assertTrue(text.contains("Every headline ratio agrees within ±10%. 1 ratio(s) with no steady state in a run "
-                + "(highest round more than 2 times the lowest) are not headline ratios."), text);
+                + "(highest round more than 2 times the lowest, or a retained heap growing faster than 2 MB/s) are not "
+                + "headline ratios."), text);
         // The same move between two steady runs is a disagreement.
         String moved = RatioReport.compare(second, Map.of("a", steady, "b", new Ratios.Spread(20.0, 19.0, 21.0, 6)));
         assertTrue(moved.contains("1 headline ratio(s) differ by more than 10%."), moved);
