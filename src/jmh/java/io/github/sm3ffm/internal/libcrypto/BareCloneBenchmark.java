@@ -1,5 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestInit_ex2;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestUpdate;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
@@ -54,7 +55,7 @@ public class BareCloneBenchmark {
         if (DirectSm3.ENABLED) {
             transcript = DirectSm3.newContext();
             DirectSm3.init(transcript);
-            DirectSm3.UPDATE.call(transcript, in, in.byteSize(), false);
+            DirectSm3.updateNative(transcript, in, in.byteSize());
         } else {
             transcript = EVP_MD_CTX_new();
             copy = EVP_MD_CTX_new();
@@ -84,7 +85,7 @@ public class BareCloneBenchmark {
             return rc == 1 ? out : MemorySegment.NULL;
         }
         int rc = EVP_MD_CTX_copy_ex(copy, transcript);
-        rc &= (int) NativeSm3.FINAL_CRITICAL.invokeExact(copy, out, MemorySegment.NULL);
+        rc &= EVP_DigestFinal_ex(copy, out, MemorySegment.NULL);
         return rc == 1 ? out : MemorySegment.NULL;
     }
 }

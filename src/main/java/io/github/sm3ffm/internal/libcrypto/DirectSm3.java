@@ -80,8 +80,11 @@ final class DirectSm3 {
     // path's init, which goes through more of libcrypto, showed no slow fork in 8 and stays critical.
     static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
-    static final UpdateFunction UPDATE = FOUND.update == null ? null : UpdateFunction.link(FOUND.update,
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), "SM3 update");
+    // Update is linked twice: critical for short input (heap arrays read in place, no thread transition),
+    // ordinary for long native input, during which GC may run.
+    private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
+    static final MethodHandle UPDATE = link(FOUND.update, UPDATE_DESCRIPTOR, Linker.Option.critical(true));
+    private static final MethodHandle UPDATE_ORDINARY = link(FOUND.update, UPDATE_DESCRIPTOR);
     static final MethodHandle FINAL = link(FOUND.fin,
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(false));
     // Critical too: a free of about 100 bytes, 4-5 ns less per call than a transition.
@@ -148,6 +151,28 @@ final class DirectSm3 {
             throw OpenSSLErrors.rethrow(t);
         }
         OpenSSLErrors.check(rc, "SM3 init");
+    }
+
+    /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
+    static void update(MemorySegment ctx, MemorySegment data, long len) {
+        int rc;
+        try {
+            rc = (int) UPDATE.invokeExact(ctx, data, len);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "SM3 update");
+    }
+
+    /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
+    static void updateNative(MemorySegment ctx, MemorySegment data, long len) {
+        int rc;
+        try {
+            rc = (int) UPDATE_ORDINARY.invokeExact(ctx, data, len);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "SM3 update");
     }
 
     /** Finishes the message on {@code ctx} into {@code out}, reporting the length written in {@code outl}. */
@@ -279,7 +304,7 @@ final class DirectSm3 {
                 MemorySegment out = arena.allocate(NativeSm3.DIGEST_LENGTH);
                 MemorySegment outl = arena.allocate(JAVA_LONG);
                 int rc = (int) INIT.invokeExact(ctx, MemorySegment.NULL);
-                rc &= (int) UPDATE.ordinary().invokeExact(ctx, in, 3L);
+                rc &= (int) UPDATE_ORDINARY.invokeExact(ctx, in, 3L);
                 rc &= (int) FINAL.invokeExact(ctx, out, outl, (long) NativeSm3.DIGEST_LENGTH);
                 String digest = HexFormat.of().formatHex(out.toArray(JAVA_BYTE));
                 if (rc != 1 || outl.get(JAVA_LONG, 0) != NativeSm3.DIGEST_LENGTH
