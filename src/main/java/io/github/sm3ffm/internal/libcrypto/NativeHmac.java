@@ -41,12 +41,9 @@ import java.util.Arrays;
  * message's. A message starts as a {@code dupctx} of the inner state; {@code final} hashes the inner
  * digest on a {@code dupctx} of the outer state, freed at once. That is OpenSSL's own HMAC (which also
  * copies its inner and outer states per message, with {@code EVP_MD_CTX_copy_ex}) without the
- * {@code EVP_MAC}, {@code HMAC_CTX} and {@code EVP_MD_CTX} layers and their parameter handling. Measured
- * in one JVM on OpenSSL 3.0.19 (2 cores, the variants alternating every 2,000 calls over 300 slices,
- * medians of the per-slice ratios), a reused {@code Mac} is 1.13x as fast as through {@code EVP_MAC} at 64
- * bytes and 1.17x at 16, a new {@code Mac} with {@code init} per 64-byte message 1.16x; beside
- * BouncyCastle 1.85.2, 1.34x, 1.29x and 1.45x. Keys longer than a block are hashed first through the
- * same functions.
+ * {@code EVP_MAC}, {@code HMAC_CTX} and {@code EVP_MD_CTX} layers and their parameter handling, which
+ * cost 13-17% of a short MAC on OpenSSL 3.0 (docs/design.md). Keys longer than a block are hashed first
+ * through the same functions.
  *
  * <p>Through {@code EVP_MAC}, a context is started with {@code EVP_MAC_init(key)}, or with
  * {@code EVP_MAC_init(NULL)}, which restarts from the stored pads. The digest is chosen once per context,
