@@ -290,7 +290,11 @@ public final class Report {
                 | Benchmark | size | implementation | forks | median fork, ns | forks, ns | B/op |
                 |---|--:|---|--:|--:|--:|--:|
                 """);
-        for (Point p : points.values()) {
+        List<String> order = new ArrayList<>(List.of(OURS, BC));
+        order.addAll(competitors());
+        for (Point p : points.values().stream().sorted(Comparator.comparing(Point::benchmark)
+                .thenComparingLong(p -> p.size().isEmpty() ? 0 : Long.parseLong(p.size()))
+                .thenComparingInt(p -> order.indexOf(p.implementation()))).toList()) {
             m.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s |%n", p.benchmark(), p.size(),
                     label(p.implementation()), p.forks().length, ns(p.median()), p.range(),
                     Double.isNaN(p.bytesPerOp()) ? "—" : String.format(Locale.ROOT, "%.0f", p.bytesPerOp())));
@@ -328,7 +332,7 @@ public final class Report {
     /** One line naming the machine, under each chart. */
     private String chartNote() {
         String[] openssl = machine.getOrDefault("openssl", "OpenSSL ?").split(" ");
-        return String.format(Locale.ROOT, "%s; %s; JDK %s; %s forks per point", machine.getOrDefault("cpu", "CPU ?"),
+        return String.format(Locale.ROOT, "%s; %s; JDK %s; forks per point: %s", machine.getOrDefault("cpu", "CPU ?"),
                 String.join(" ", Arrays.asList(openssl).subList(0, Math.min(2, openssl.length))), text("jdkVersion"),
                 text("forks"));
     }
@@ -392,7 +396,7 @@ public final class Report {
             return;
         }
         CategoryChart chart = new CategoryChartBuilder().width(1100).height(640)
-                .title("Usage patterns, 64-byte messages unless named: speed-up over BouncyCastle (1 = as fast)")
+                .title("Usage patterns: speed-up over BouncyCastle (1 = as fast)")
                 .xAxisTitle(chartNote()).yAxisTitle("× BouncyCastle").build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
