@@ -186,11 +186,11 @@ public enum Algorithm {
         byte[] salt = HEX.parseHex("000102030405060708090a0b0c");
         byte[] info = HEX.parseHex("f0f1f2f3f4f5f6f7f8f9");
         String okm = "c69fe91b7aaee2dd5718d72dcaee0cce93f1b8e41f792da51261b6a517e68b36ed2c595572b01dfa359b";
-        NativeKdf hkdf = NativeKdf.hkdf();
-        byte[] prk = hkdf.hkdf(NativeKdf.HkdfMode.EXTRACT, ikm, salt, new byte[0], NativeSm3.DIGEST_LENGTH);
+        NativeHkdf hkdf = NativeHkdf.create();
+        byte[] prk = hkdf.derive(NativeHkdf.Mode.EXTRACT, ikm, salt, new byte[0], NativeSm3.DIGEST_LENGTH);
         return differs("extract", prk, "e0d6f7b0bd056327b7659f1f39ad850561fbcf4fb10fb58e88eafa55cf7cd01e",
-                "expand", hkdf.hkdf(NativeKdf.HkdfMode.EXPAND, prk, new byte[0], info, 42), okm,
-                "extract then expand", hkdf.hkdf(NativeKdf.HkdfMode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
+                "expand", hkdf.derive(NativeHkdf.Mode.EXPAND, prk, new byte[0], info, 42), okm,
+                "extract then expand", hkdf.derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
     }
 
     /** GM/T 0003.4-2012 Annex A.2 example 2, step A5 (t = KDF(x2 || y2, 152)); then with a SharedInfo. */

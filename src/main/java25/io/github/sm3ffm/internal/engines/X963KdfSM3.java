@@ -15,8 +15,11 @@ import javax.crypto.KDFParameters;
  * another spec, or a shared secret that is not a RAW key, is an {@link InvalidAlgorithmParameterException}.
  */
 final class X963KdfSM3 extends Sm3Kdf {
+    private final NativeKdf kdf;
+
     X963KdfSM3(KDFParameters parameters) throws InvalidAlgorithmParameterException, LibCryptoUnavailableException {
-        super(parameters, "X963KDF-SM3", NativeKdf.x963());
+        super(parameters, "X963KDF-SM3");
+        kdf = NativeKdf.x963();
     }
 
     @Override
