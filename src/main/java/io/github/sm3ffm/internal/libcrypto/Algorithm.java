@@ -197,8 +197,8 @@ public enum Algorithm {
     private static String x963SelfTest() throws LibCryptoUnavailableException {
         byte[] z = HEX.parseHex("64d20d27d0632957f8028c1e024f6b02edf23102a566c932ae8bd613a8e865fe"
                 + "58d225eca784ae300a81a2d48281a828e1cedf11c4219099840265375077bf78");
-        NativeKdf x963 = NativeKdf.x963();
-        byte[] t = x963.x963(z, new byte[0], 19);
+        NativeX963Kdf x963 = NativeX963Kdf.create();
+        byte[] t = x963.derive(z, new byte[0], 19);
         // Two counter blocks over Z || counter || info, by SM3 itself, which has passed its own test.
         byte[] info = {'s', 'm', '3'};
         byte[] expected = new byte[40];
@@ -212,7 +212,7 @@ public enum Algorithm {
             System.arraycopy(block, 0, expected, (counter - 1) * 32, counter == 1 ? 32 : 8);
         }
         return differs("KDF(x2 || y2, 152)", t, "006e30dae231b071dfad8aa379e90264491603",
-                "KDF with SharedInfo", x963.x963(z, info, 40), HEX.formatHex(expected));
+                "KDF with SharedInfo", x963.derive(z, info, 40), HEX.formatHex(expected));
     }
 
     /** The first of (what, got, expected hex) triples whose bytes differ, as "what gave ..."; else null. */

@@ -1,10 +1,7 @@
 package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.libcrypto.NativeSm3.DIGEST_LENGTH;
-import static io.github.sm3ffm.internal.libcrypto.PooledContext.STAGING_SIZE;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -69,7 +66,7 @@ public final class NativeHkdf {
                 // An empty key is padded with zeros as RFC 5869's default salt of 32 zero bytes is.
                 mac.init(salt);
                 mac.start(c, true);
-                feed(mac, c, key, 0, key.length);
+                mac.feedArray(c, key, 0, key.length);
                 mac.finalInto(c, prk, 0);
             }
             byte[] out = mode == Mode.EXTRACT ? prk.clone() : expand(mac, c, prk, info, length);
@@ -103,7 +100,7 @@ public final class NativeHkdf {
                 message[message.length - 1] = (byte) i;
                 mac.start(c, false);
                 int from = i == 1 ? DIGEST_LENGTH : 0;
-                feed(mac, c, message, from, message.length - from);
+                mac.feedArray(c, message, from, message.length - from);
                 mac.finalInto(c, message, 0);
                 System.arraycopy(message, 0, okm, at, Math.min(DIGEST_LENGTH, length - at));
             }
@@ -114,22 +111,6 @@ public final class NativeHkdf {
             if (!done) {
                 Arrays.fill(okm, (byte) 0);
             }
-        }
-    }
-
-    /** Feeds bytes through the staging buffer when they fit, else in place in critical chunks. */
-    private static void feed(NativeHmac mac, NativeHmac.Context c, byte[] bytes, int offset, int len) {
-        if (len <= STAGING_SIZE) {
-            if (len > 0) {
-                MemorySegment.copy(bytes, offset, c.staging, JAVA_BYTE, 0, len);
-                mac.feed(c, c.staging, len, true);
-            }
-            return;
-        }
-        MemorySegment whole = MemorySegment.ofArray(bytes);
-        for (int end = offset + len; offset < end; offset += NativeStream.CRITICAL_CHUNK) {
-            int n = Math.min(NativeStream.CRITICAL_CHUNK, end - offset);
-            mac.feed(c, whole.asSlice(offset, n), n, true);
         }
     }
 }
