@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sm3ffm.internal.libcrypto.PooledContext;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.Provider;
+import java.security.spec.AlgorithmParameterSpec;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * KDF "HKDF-SM3" (JDK 25), run by Failsafe against the packaged jar, whose META-INF/versions/25 holds the KDF
- * engines: the published vectors in every mode, random cases against BouncyCastle, the key types out.
+ * engines: the published vectors in every mode, random cases and edge lengths against BouncyCastle, the key
+ * types out, and no native context held after a derivation. The build runs it on both SM3 paths.
  */
 class HkdfSM3IT {
     private static final Provider PROVIDER = new SM3Provider();
@@ -87,6 +91,80 @@ class HkdfSM3IT {
                     .addSalt(salt).thenExpand(info, length);
             assertArrayEquals(expected, hkdf().deriveData(spec), "seed " + seed);
         });
+    }
+
+    @Test
+    void lengthsAroundABlockAgreeWithBouncyCastle() throws Exception {
+        Random rnd = new Random(5869);
+        for (int length : new int[] {1, 31, 32, 33, 63, 64, 65, 255 * 32}) {
+            byte[] ikm = bytes(rnd, 32);
+            byte[] salt = bytes(rnd, 32);
+            byte[] info = bytes(rnd, 16);
+            assertAgreesWithBouncyCastle(ikm, salt, info, length, "length " + length);
+        }
+    }
+
+    @Test
+    void inputsLongerThanABlockAgreeWithBouncyCastle() throws Exception {
+        // A salt (the HMAC key of extract) longer than SM3's block is hashed first; IKM and info are hashed in
+        // several blocks, and past 512 bytes (the native staging buffer) from the array in place.
+        Random rnd = new Random(8998);
+        int[][] sizes = {{1000, 32, 16}, {32, 65, 16}, {32, 200, 600}, {70000, 0, 0}, {0, 0, 1000}};
+        for (int[] s : sizes) {
+            assertAgreesWithBouncyCastle(bytes(rnd, s[0]), bytes(rnd, s[1]), bytes(rnd, s[2]), 100,
+                    "IKM, salt, info of " + java.util.Arrays.toString(s) + " bytes");
+        }
+        // A PRK longer than a block is hashed first too.
+        byte[] prk = bytes(rnd, 100);
+        byte[] info = bytes(rnd, 20);
+        byte[] expected = new byte[70];
+        HKDFBytesGenerator bc = new HKDFBytesGenerator(new SM3Digest());
+        bc.init(HKDFParameters.skipExtractParameters(prk, info));
+        bc.generateBytes(expected, 0, expected.length);
+        assertArrayEquals(expected, hkdf().deriveData(HKDFParameterSpec.expandOnly(
+                new SecretKeySpec(prk, "HKDF-PRK"), info, expected.length)));
+    }
+
+    /** Extract then expand, and extract and expand apart, against BouncyCastle's HKDF over its SM3. */
+    private static void assertAgreesWithBouncyCastle(byte[] ikm, byte[] salt, byte[] info, int length, String what)
+            throws Exception {
+        HKDFBytesGenerator bc = new HKDFBytesGenerator(new SM3Digest());
+        bc.init(new HKDFParameters(ikm, salt, info));
+        byte[] expected = new byte[length];
+        bc.generateBytes(expected, 0, length);
+        KDF kdf = hkdf();
+        HKDFParameterSpec.Builder extract = HKDFParameterSpec.ofExtract().addIKM(ikm).addSalt(salt);
+        assertArrayEquals(expected, kdf.deriveData(extract.thenExpand(info, length)), what);
+        byte[] prk = kdf.deriveData(extract.extractOnly());
+        assertArrayEquals(expected, kdf.deriveData(HKDFParameterSpec.expandOnly(
+                new SecretKeySpec(prk, "HKDF-PRK"), info, length)), what + ", expanded apart");
+    }
+
+    @Test
+    void derivationsHoldNoNativeContextAfterwards() throws Exception {
+        HKDFParameterSpec spec = HKDFParameterSpec.ofExtract().addIKM(new byte[32]).addSalt(new byte[32])
+                .thenExpand(new byte[16], 64);
+        assertNoContextHeldAfterwards(hkdf(), i -> i % 2 == 0 ? spec : HKDFParameterSpec.expandOnly(
+                new SecretKeySpec(new byte[32], "HKDF-PRK"), null, 1 + i % 300));
+    }
+
+    interface Specs {
+        AlgorithmParameterSpec get(int i) throws Exception;
+    }
+
+    /**
+     * A derivation borrows one pooled context and gives it back before it returns: a context claimed past
+     * its end would wait for the GC, and each derivation would add one.
+     */
+    static void assertNoContextHeldAfterwards(KDF kdf, Specs specs) throws Exception {
+        kdf.deriveData(specs.get(0));
+        long before = PooledContext.live();
+        for (int i = 0; i < 2000; i++) {
+            kdf.deriveData(specs.get(i));
+            long live = PooledContext.live();
+            assertTrue(live <= before + 1, live + " native contexts after " + (i + 1) + " derivations, "
+                    + before + " before");
+        }
     }
 
     @Test

@@ -18,7 +18,11 @@ import org.bouncycastle.crypto.generators.KDF2BytesGenerator;
 import org.bouncycastle.crypto.params.KDFParameters;
 import org.junit.jupiter.api.Test;
 
-/** KDF "X963KDF-SM3" / "SM2KDF" (JDK 25), run by Failsafe against the packaged jar. */
+/**
+ * KDF "X963KDF-SM3" / "SM2KDF" (JDK 25), run by Failsafe against the packaged jar, on both SM3 paths: the
+ * standard's examples, random cases and edge lengths against BouncyCastle, no native context held after a
+ * derivation, the spec's checks and the refusals.
+ */
 class X963KdfSM3IT {
     private static final Provider PROVIDER = new SM3Provider();
     private static final HexFormat HEX = HexFormat.of();
@@ -56,6 +60,33 @@ class X963KdfSM3IT {
             assertEquals("SM4", key.getAlgorithm());
             assertArrayEquals(expected, key.getEncoded(), "seed " + seed);
         });
+    }
+
+    @Test
+    void lengthsAroundABlockAndLongInputsAgreeWithBouncyCastle() throws Exception {
+        // {Z, SharedInfo, output} bytes: Z || counter || SharedInfo in one block or several, past 512 bytes
+        // (the native staging buffer) and past 64 KiB (a critical chunk) fed from the array in place.
+        int[][] cases = {{64, 0, 1}, {64, 0, 31}, {64, 0, 32}, {64, 0, 33}, {32, 0, 16}, {32, 0, 128},
+                {64, 16, 128}, {600, 0, 40}, {70000, 3, 40}, {32, 600, 40}, {64, 0, 8160}};
+        Random rnd = new Random(32918);
+        KDF kdf = KDF.getInstance("SM2KDF", PROVIDER);
+        for (int[] c : cases) {
+            byte[] z = HkdfSM3IT.bytes(rnd, c[0]);
+            byte[] info = HkdfSM3IT.bytes(rnd, c[1]);
+            KDF2BytesGenerator bc = new KDF2BytesGenerator(new SM3Digest());
+            bc.init(new KDFParameters(z, info));
+            byte[] expected = new byte[c[2]];
+            bc.generateBytes(expected, 0, expected.length);
+            assertArrayEquals(expected, kdf.deriveData(new X963KDFParameterSpec(z, info, c[2])),
+                    java.util.Arrays.toString(c));
+        }
+    }
+
+    @Test
+    void derivationsHoldNoNativeContextAfterwards() throws Exception {
+        byte[] z = new byte[64];
+        HkdfSM3IT.assertNoContextHeldAfterwards(KDF.getInstance("X963KDF-SM3", PROVIDER),
+                i -> new X963KDFParameterSpec(z, null, 1 + i % 300));
     }
 
     @Test

@@ -186,19 +186,19 @@ public enum Algorithm {
         byte[] salt = HEX.parseHex("000102030405060708090a0b0c");
         byte[] info = HEX.parseHex("f0f1f2f3f4f5f6f7f8f9");
         String okm = "c69fe91b7aaee2dd5718d72dcaee0cce93f1b8e41f792da51261b6a517e68b36ed2c595572b01dfa359b";
-        NativeKdf hkdf = NativeKdf.hkdf();
-        byte[] prk = hkdf.hkdf(NativeKdf.HkdfMode.EXTRACT, ikm, salt, new byte[0], NativeSm3.DIGEST_LENGTH);
+        NativeHkdf hkdf = NativeHkdf.create();
+        byte[] prk = hkdf.derive(NativeHkdf.Mode.EXTRACT, ikm, salt, new byte[0], NativeSm3.DIGEST_LENGTH);
         return differs("extract", prk, "e0d6f7b0bd056327b7659f1f39ad850561fbcf4fb10fb58e88eafa55cf7cd01e",
-                "expand", hkdf.hkdf(NativeKdf.HkdfMode.EXPAND, prk, new byte[0], info, 42), okm,
-                "extract then expand", hkdf.hkdf(NativeKdf.HkdfMode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
+                "expand", hkdf.derive(NativeHkdf.Mode.EXPAND, prk, new byte[0], info, 42), okm,
+                "extract then expand", hkdf.derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
     }
 
     /** GM/T 0003.4-2012 Annex A.2 example 2, step A5 (t = KDF(x2 || y2, 152)); then with a SharedInfo. */
     private static String x963SelfTest() throws LibCryptoUnavailableException {
         byte[] z = HEX.parseHex("64d20d27d0632957f8028c1e024f6b02edf23102a566c932ae8bd613a8e865fe"
                 + "58d225eca784ae300a81a2d48281a828e1cedf11c4219099840265375077bf78");
-        NativeKdf x963 = NativeKdf.x963();
-        byte[] t = x963.x963(z, new byte[0], 19);
+        NativeX963Kdf x963 = NativeX963Kdf.create();
+        byte[] t = x963.derive(z, new byte[0], 19);
         // Two counter blocks over Z || counter || info, by SM3 itself, which has passed its own test.
         byte[] info = {'s', 'm', '3'};
         byte[] expected = new byte[40];
@@ -212,7 +212,7 @@ public enum Algorithm {
             System.arraycopy(block, 0, expected, (counter - 1) * 32, counter == 1 ? 32 : 8);
         }
         return differs("KDF(x2 || y2, 152)", t, "006e30dae231b071dfad8aa379e90264491603",
-                "KDF with SharedInfo", x963.x963(z, info, 40), HEX.formatHex(expected));
+                "KDF with SharedInfo", x963.derive(z, info, 40), HEX.formatHex(expected));
     }
 
     /** The first of (what, got, expected hex) triples whose bytes differ, as "what gave ..."; else null. */

@@ -8,9 +8,7 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_get_size;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_VERSION;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_NAME_HKDF;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_NAME_PBKDF2;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_NAME_X963KDF;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_MAC_NAME_HMAC;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OpenSSL_version;
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -126,16 +124,6 @@ public final class LibCrypto {
         return Pbkdf2.FETCHED.get();
     }
 
-    /** The HKDF {@code EVP_KDF}, fetched once on first use and kept for the life of the JVM. */
-    public static MemorySegment hkdf() throws LibCryptoUnavailableException {
-        return Hkdf.FETCHED.get();
-    }
-
-    /** The X9.63 {@code EVP_KDF}, fetched once on first use and kept for the life of the JVM. */
-    public static MemorySegment x963kdf() throws LibCryptoUnavailableException {
-        return X963Kdf.FETCHED.get();
-    }
-
     private record Fetched(MemorySegment algorithm, LibCryptoUnavailableException error) {
         MemorySegment get() throws LibCryptoUnavailableException {
             if (error != null) {
@@ -153,16 +141,6 @@ public final class LibCrypto {
     private static final class Pbkdf2 {
         static final Fetched FETCHED = fetch("PBKDF2", call("EVP_KDF_fetch", "PBKDF2"),
                 () -> EVP_KDF_fetch(MemorySegment.NULL, OSSL_KDF_NAME_PBKDF2(), propertyQueryString()));
-    }
-
-    private static final class Hkdf {
-        static final Fetched FETCHED = fetch("HKDF", call("EVP_KDF_fetch", "HKDF"),
-                () -> EVP_KDF_fetch(MemorySegment.NULL, OSSL_KDF_NAME_HKDF(), propertyQueryString()));
-    }
-
-    private static final class X963Kdf {
-        static final Fetched FETCHED = fetch("X963KDF", call("EVP_KDF_fetch", "X963KDF"),
-                () -> EVP_KDF_fetch(MemorySegment.NULL, OSSL_KDF_NAME_X963KDF(), propertyQueryString()));
     }
 
     private static Fetched fetch(String algorithm, String call, Supplier<MemorySegment> fetcher) {

@@ -199,10 +199,19 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
 
     /** Drops any message in progress and starts over with a copy of {@code key}; the caller clears its array. */
     public void init(byte[] key) {
+        replaceKey(key.clone());
+    }
+
+    /** Zeroes the copy of the key; the stream needs {@link #init} before its next message. */
+    void clearKey() {
+        replaceKey(null);
+    }
+
+    private void replaceKey(byte[] copy) {
         enter();
         try {
             byte[] old = this.key;
-            this.key = key.clone();
+            this.key = copy;
             keyLoaded = false;
             if (old != null) {
                 Arrays.fill(old, (byte) 0);
@@ -211,6 +220,23 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
         } finally {
             exit();
         }
+    }
+
+    /**
+     * Clears {@code c}, a context this stream borrowed, of every state derived from its keys and messages
+     * (the pads, the message, the staging bytes), so that it can go back to the pool holding no secret.
+     */
+    void scrub(Context c) {
+        if (DIRECT) {
+            // The provider's init zeroes the whole SM3 state before setting the IV.
+            DirectSm3.init(c.ctx);
+            DirectSm3.init(c.inner);
+            DirectSm3.init(c.outer);
+        } else {
+            // An empty key replaces the pads, and OpenSSL clears its copy of the old key.
+            initCritical(c, c.staging.asSlice(0, 0));
+        }
+        c.staging.fill((byte) 0);
     }
 
     /** An independent copy: the key and the message so far. */

@@ -4,16 +4,10 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_dup;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_new;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_set_params;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_HKDF_MODE_EXPAND_ONLY;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_HKDF_MODE_EXTRACT_ONLY;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_derive;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_cleanse;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_DIGEST;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_INFO;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_ITER;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_KEY;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_MODE;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PASSWORD;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PKCS5;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PROPERTIES;
@@ -35,18 +29,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The key-derivation functions with SM3, each an {@code EVP_KDF} fetched once: PBKDF2 (RFC 8018) with
- * HMAC-SM3, HKDF (RFC 5869) with HMAC-SM3, and the ANSI X9.63 KDF with SM3, which is the SM2 KDF (GM/T
- * 0003-2012 5.4.3). Each derivation is one native call, which can run for seconds (PBKDF2), so it is an
- * ordinary downcall (GC may run meanwhile) on native copies of the inputs. Every copy of a secret (password,
- * key material, shared secret) and the derived bytes are cleansed before their memory is freed, and
- * OpenSSL clears its own copies when the context goes.
+ * PBKDF2 (RFC 8018) with HMAC-SM3 by OpenSSL's {@code EVP_KDF} "PBKDF2", fetched once (HKDF and the X9.63
+ * KDF are computed over pooled contexts: {@link NativeHkdf}, {@link NativeX963Kdf}). Each derivation is one
+ * native call, which can run for seconds, so it is an ordinary downcall (GC may run meanwhile) on native
+ * copies of the inputs. Every copy of a secret (the password) and the derived bytes are cleansed before
+ * their memory is freed, and OpenSSL clears its own copies when the context goes.
  */
 public final class NativeKdf {
     private final MemorySegment kdf;
     /**
      * A context with the digest (and the property query) set, copied for each derivation, never freed; NULL
-     * where the provider cannot copy its contexts (OpenSSL 3.0's HKDF and X963KDF cannot).
+     * where the provider cannot copy its contexts.
      */
     private final MemorySegment template;
 
@@ -59,27 +52,9 @@ public final class NativeKdf {
         static final Template TEMPLATE = template("PBKDF2", LibCrypto::pbkdf2);
     }
 
-    private static final class Hkdf {
-        static final Template TEMPLATE = template("HKDF", LibCrypto::hkdf);
-    }
-
-    private static final class X963 {
-        static final Template TEMPLATE = template("X963KDF", LibCrypto::x963kdf);
-    }
-
     /** PBKDF2 with HMAC-SM3, or why libcrypto cannot give it. */
     public static NativeKdf pbkdf2() throws LibCryptoUnavailableException {
         return Pbkdf2.TEMPLATE.get();
-    }
-
-    /** HKDF with HMAC-SM3, or why libcrypto cannot give it. */
-    public static NativeKdf hkdf() throws LibCryptoUnavailableException {
-        return Hkdf.TEMPLATE.get();
-    }
-
-    /** The X9.63 KDF with SM3, or why libcrypto cannot give it. */
-    public static NativeKdf x963() throws LibCryptoUnavailableException {
-        return X963.TEMPLATE.get();
     }
 
     private interface Fetch {
@@ -151,16 +126,6 @@ public final class NativeKdf {
         }
     }
 
-    /** The three HKDF computations (RFC 5869 section 2). */
-    public enum HkdfMode {
-        /** PRK = HMAC(salt, IKM), 32 bytes. */
-        EXTRACT,
-        /** OKM from a PRK and info. */
-        EXPAND,
-        /** Extract, then expand its PRK. */
-        EXTRACT_THEN_EXPAND
-    }
-
     /**
      * Derives {@code length} bytes with PBKDF2. The caller has checked the arguments as the JDK's PBKDF2 does;
      * OpenSSL's SP 800-132 lower bounds (16-byte salt, 1000 iterations, 14-byte key) are switched off
@@ -175,41 +140,6 @@ public final class NativeKdf {
             p.octets(OSSL_KDF_PARAM_SALT(), salt);
             p.add(next -> OSSL_PARAM_construct_uint(next, OSSL_KDF_PARAM_ITER(), p.arena.allocateFrom(JAVA_INT, iterations)));
             p.add(next -> OSSL_PARAM_construct_int(next, OSSL_KDF_PARAM_PKCS5(), p.arena.allocateFrom(JAVA_INT, 1)));
-            return p.derive(this, length);
-        }
-    }
-
-    /**
-     * HKDF: {@code key} is the IKM (extract, extract then expand) or the PRK (expand); {@code salt} may be
-     * empty (RFC 5869: a string of zeros) and is not used to expand; {@code info} is not used to extract.
-     * The caller has checked the arguments as the JDK's HKDF does.
-     */
-    public byte[] hkdf(HkdfMode mode, byte[] key, byte[] salt, byte[] info, int length) {
-        int m = switch (mode) {
-            case EXTRACT -> EVP_KDF_HKDF_MODE_EXTRACT_ONLY();
-            case EXPAND -> EVP_KDF_HKDF_MODE_EXPAND_ONLY();
-            case EXTRACT_THEN_EXPAND -> EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND();
-        };
-        try (Params p = new Params()) {
-            p.add(next -> OSSL_PARAM_construct_int(next, OSSL_KDF_PARAM_MODE(), p.arena.allocateFrom(JAVA_INT, m)));
-            p.secret(OSSL_KDF_PARAM_KEY(), key);
-            if (mode != HkdfMode.EXPAND && salt.length > 0) {
-                p.octets(OSSL_KDF_PARAM_SALT(), salt);
-            }
-            if (mode != HkdfMode.EXTRACT && info.length > 0) {
-                p.octets(OSSL_KDF_PARAM_INFO(), info);
-            }
-            return p.derive(this, length);
-        }
-    }
-
-    /** The X9.63 KDF: SM3(Z || counter || SharedInfo) for counter = 1, 2, ..., cut to {@code length} bytes. */
-    public byte[] x963(byte[] sharedSecret, byte[] sharedInfo, int length) {
-        try (Params p = new Params()) {
-            p.secret(OSSL_KDF_PARAM_KEY(), sharedSecret);
-            if (sharedInfo.length > 0) {
-                p.octets(OSSL_KDF_PARAM_INFO(), sharedInfo);
-            }
             return p.derive(this, length);
         }
     }

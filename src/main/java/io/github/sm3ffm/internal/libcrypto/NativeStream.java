@@ -408,4 +408,21 @@ public abstract class NativeStream<C extends PooledContext> {
             exit();
         }
     }
+
+    /**
+     * Feeds {@code len} bytes of {@code bytes} to {@code c}, a context borrowed for one computation that no
+     * other thread can reach: through the staging buffer when they fit, else in place in critical chunks.
+     */
+    final void feedArray(C c, byte[] bytes, int offset, int len) {
+        if (len <= STAGING_SIZE) {
+            MemorySegment.copy(bytes, offset, c.staging, JAVA_BYTE, 0, len);
+            feed(c, c.staging, len, true);
+            return;
+        }
+        MemorySegment whole = MemorySegment.ofArray(bytes);
+        for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
+            int n = Math.min(CRITICAL_CHUNK, end - offset);
+            feed(c, whole.asSlice(offset, n), n, true);
+        }
+    }
 }

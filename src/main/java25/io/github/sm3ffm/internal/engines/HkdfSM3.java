@@ -3,8 +3,8 @@ package io.github.sm3ffm.internal.engines;
 import static io.github.sm3ffm.internal.libcrypto.NativeSm3.DIGEST_LENGTH;
 
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.NativeKdf;
-import io.github.sm3ffm.internal.libcrypto.NativeKdf.HkdfMode;
+import io.github.sm3ffm.internal.libcrypto.NativeHkdf;
+import io.github.sm3ffm.internal.libcrypto.NativeHkdf.Mode;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.spec.AlgorithmParameterSpec;
@@ -15,7 +15,8 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.HKDFParameterSpec;
 
 /**
- * {@code KDF} "HKDF-SM3": HKDF (RFC 5869) with HMAC-SM3, by OpenSSL's {@code EVP_KDF} "HKDF". It takes
+ * {@code KDF} "HKDF-SM3": HKDF (RFC 5869) over the library's own HMAC-SM3 (the facade's {@code NativeHkdf}
+ * says why not by OpenSSL's {@code EVP_KDF} "HKDF"). It takes
  * {@link HKDFParameterSpec} exactly as the JDK's {@code HKDF-SHA256} does, with the same refusals: an
  * output above 255 &times; 32 bytes, a PRK shorter than 32 bytes, key material that is not RAW. Several IKMs
  * or salts are used one after another; no salt means 32 zero bytes, no info an empty one.
@@ -23,17 +24,20 @@ import javax.crypto.spec.HKDFParameterSpec;
 final class HkdfSM3 extends Sm3Kdf {
     private static final int MAX_LENGTH = 255 * DIGEST_LENGTH;
 
+    private final NativeHkdf kdf;
+
     HkdfSM3(KDFParameters parameters) throws InvalidAlgorithmParameterException, LibCryptoUnavailableException {
-        super(parameters, "HmacSM3", NativeKdf.hkdf());
+        super(parameters, "HmacSM3");
+        kdf = NativeHkdf.create();
     }
 
     @Override
     protected byte[] engineDeriveData(AlgorithmParameterSpec spec) throws InvalidAlgorithmParameterException {
         if (spec instanceof HKDFParameterSpec.Extract e) {
-            return extract(HkdfMode.EXTRACT, e.ikms(), e.salts(), null, DIGEST_LENGTH, "Extract");
+            return extract(Mode.EXTRACT, e.ikms(), e.salts(), null, DIGEST_LENGTH, "Extract");
         }
         if (spec instanceof HKDFParameterSpec.ExtractThenExpand t) {
-            return extract(HkdfMode.EXTRACT_THEN_EXPAND, t.ikms(), t.salts(), t.info(), checked(t.length()),
+            return extract(Mode.EXTRACT_THEN_EXPAND, t.ikms(), t.salts(), t.info(), checked(t.length()),
                     "ExtractThenExpand");
         }
         if (spec instanceof HKDFParameterSpec.Expand x) {
@@ -48,7 +52,7 @@ final class HkdfSM3 extends Sm3Kdf {
                             "an HKDF Expand could not be initialized with the given keying material",
                             new InvalidKeyException("prk must be at least " + DIGEST_LENGTH + " bytes"));
                 }
-                return kdf.hkdf(HkdfMode.EXPAND, prk, new byte[0], info(x.info()), length);
+                return kdf.derive(Mode.EXPAND, prk, new byte[0], info(x.info()), length);
             } finally {
                 Arrays.fill(prk, (byte) 0);
             }
@@ -56,14 +60,14 @@ final class HkdfSM3 extends Sm3Kdf {
         throw new InvalidAlgorithmParameterException("an HKDF derivation requires a valid HKDFParameterSpec");
     }
 
-    private byte[] extract(HkdfMode mode, List<SecretKey> ikms, List<SecretKey> salts, byte[] info, int length,
+    private byte[] extract(Mode mode, List<SecretKey> ikms, List<SecretKey> salts, byte[] info, int length,
                            String what) throws InvalidAlgorithmParameterException {
         byte[] ikm = null;
         byte[] salt = null;
         try {
             ikm = rawBytes(ikms);
             salt = rawBytes(salts);
-            return kdf.hkdf(mode, ikm, salt, info(info), length);
+            return kdf.derive(mode, ikm, salt, info(info), length);
         } catch (InvalidKeyException e) {
             throw new InvalidAlgorithmParameterException(
                     "an HKDF " + what + " could not be initialized with the given key or salt material", e);

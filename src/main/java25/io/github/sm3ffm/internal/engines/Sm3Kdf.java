@@ -1,6 +1,5 @@
 package io.github.sm3ffm.internal.engines;
 
-import io.github.sm3ffm.internal.libcrypto.NativeKdf;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
@@ -18,15 +17,12 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code SecretKeySpec}s of any non-empty algorithm name, key material read from RAW keys only.
  */
 abstract class Sm3Kdf extends KDFSpi {
-    final NativeKdf kdf;
-
     /** {@code name} is what the refusal of parameters names, as the JDK names its HMAC there. */
-    Sm3Kdf(KDFParameters parameters, String name, NativeKdf kdf) throws InvalidAlgorithmParameterException {
+    Sm3Kdf(KDFParameters parameters, String name) throws InvalidAlgorithmParameterException {
         super(parameters);
         if (parameters != null) {
             throw new InvalidAlgorithmParameterException(name + " does not support parameters");
         }
-        this.kdf = kdf;
     }
 
     @Override
