@@ -81,7 +81,7 @@ class ProviderTest {
     @Test
     void disablingEveryNameOfSm3BlocksItWhateverNameIsAskedFor(@TempDir Path dir) throws Exception {
         // The JDK checks the name asked for, and maps OIDs to names only through its own table, which has
-        // no SM3: an administrator lists the OID names too (README, "Using it").
+        // no SM3: an administrator lists the OID names too (docs/services.md).
         Path security = dir.resolve("disabled.security");
         Files.writeString(security, "jdk.crypto.disabledAlgorithms=MessageDigest.SM3, "
                 + "MessageDigest.1.2.156.10197.1.401, MessageDigest.OID.1.2.156.10197.1.401\n");

@@ -32,7 +32,7 @@ public class CallPatternBenchmark extends ProviderBenchmark {
         message = Providers.message(size);
         md = MessageDigest.getInstance("SM3", jcaProvider);
         key = new SecretKeySpec(Providers.message(32), "HmacSM3");
-        if (Providers.offers(jcaProvider, Providers.HMAC)) {
+        if (jcaProvider.getService("Mac", "HmacSM3") != null) {
             mac = Mac.getInstance("HmacSM3", jcaProvider);
             mac.init(key);
         }
@@ -43,27 +43,17 @@ public class CallPatternBenchmark extends ProviderBenchmark {
         return md.digest(message);
     }
 
-    // Kona's JNI contexts wait for the GC, and each of its pauses here takes 150-270 ms: its fork means at 64 B
-    // ran 1079-4578 ns in 4 x 200 ms (8 forks) and 1817-3842 ns in 4 x 600 ms (15 forks), as one to four pauses
-    // fell in a fork. Longer forks keep that per-fork rhythm (2108-2704 ns in 4 x 2 s), so at 64 B six forks a
-    // round average it.
     @Benchmark
-    @Settle(forks = 6, longer = 3, sizes = "64")
-    @Settle(longer = 3)
     public byte[] newDigest() throws GeneralSecurityException {
         return MessageDigest.getInstance("SM3", jcaProvider).digest(message);
     }
 
-    // Kona's JNI forks at 64 B averaged 798-863 ns in every round of one run and 927-1094 ns in four rounds of the
-    // next, with no GC; three forks a round dilute such a round.
     @Benchmark
-    @Settle(forks = 3, sizes = "64")
     public byte[] reusedMac() {
         return mac.doFinal(message);
     }
 
     @Benchmark
-    @Settle(longer = 3)
     public byte[] newMac() throws GeneralSecurityException {
         Mac m = Mac.getInstance("HmacSM3", jcaProvider);
         m.init(key);

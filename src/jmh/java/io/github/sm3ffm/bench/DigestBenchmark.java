@@ -24,12 +24,7 @@ public class DigestBenchmark extends ProviderBenchmark {
         message = Providers.message(size);
     }
 
-    // GlaSSLess's small digests double for one 200 ms iteration in three or four (550 or 1100 ns at 16 B):
-    // its fork means ran 803-1092 ns at 64 B in 4 x 200 ms, 856-1044 in 4 x 600 ms. At 16 B sm3-ffm's own
-    // fork means spread too, 211-260 ns in 8 forks of 4 x 600 ms, flat within each fork: three forks a round.
     @Benchmark
-    @Settle(forks = 3, longer = 3, sizes = "16")
-    @Settle(longer = 3, sizes = {"64", "256"})
     public byte[] digest() {
         return md.digest(message);
     }

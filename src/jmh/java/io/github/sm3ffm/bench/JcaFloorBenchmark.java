@@ -5,16 +5,9 @@ import java.security.MessageDigest;
 import java.security.MessageDigestSpi;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 
 /**
  * What does the JDK itself charge for a new {@code MessageDigest} per message? The same calls as
@@ -23,11 +16,7 @@ import org.openjdk.jmh.annotations.State;
  * difference between the two is {@code getInstance} with its lookup and algorithm-constraint check, the
  * {@code MessageDigest} wrapper and an engine object: a cost every provider pays on top of reusing a digest.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class JcaFloorBenchmark {
+public class JcaFloorBenchmark extends TimedBenchmark {
     @Param({"16", "64"})
     public int size;
 

@@ -35,13 +35,8 @@ public class UpdateBenchmark extends ProviderBenchmark {
         heap1m = ByteBuffer.wrap(message1m);
     }
 
-    /**
-     * A 1 KiB message fed one {@code update(byte)} at a time (a stream read byte by byte). A fork's JIT settles
-     * for its whole life in one of two speeds, about 3.7 or 4.3 us for sm3-ffm and 6.0 or 7.5 us for Kona, so
-     * a round takes three forks.
-     */
+    /** A 1 KiB message fed one {@code update(byte)} at a time (a stream read byte by byte). */
     @Benchmark
-    @Settle(forks = 3)
     public byte[] updateByte1KiB() throws DigestException {
         for (byte b : message1k) {
             md.update(b);

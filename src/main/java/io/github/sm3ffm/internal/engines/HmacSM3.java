@@ -16,7 +16,7 @@ import javax.crypto.SecretKey;
 /**
  * HMAC-SM3 (GM/T 0042-2015, RFC 2104 over SM3) as a {@link MacSpi}, computed over the SM3 functions of
  * OpenSSL's provider where the facade may call them directly, else by OpenSSL's {@code EVP_MAC} "HMAC" with
- * the digest parameter "SM3" (the facade's {@code NativeHmac} says why and with what numbers).
+ * the digest parameter "SM3" (the facade's {@code NativeHmac} says how, docs/design.md why).
  *
  * <p>Input takes the same paths as {@link SM3Digest} (see the facade's {@code NativeStream}): a new {@code Mac}
  * holds no native memory, a short message is computed at {@code doFinal()} on a pooled context borrowed

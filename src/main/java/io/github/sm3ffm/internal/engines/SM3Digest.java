@@ -15,8 +15,8 @@ import java.security.MessageDigestSpi;
  * <p>A new instance holds no native memory. Short messages wait on the Java heap and are hashed at
  * {@code digest()} on a context borrowed from a pool for that call; long messages, clones of them and
  * reused instances claim a pooled context that comes back when they finish or die (the facade's
- * {@code NativeStream} and {@code ContextPool} say why, with the numbers). Argument checks mirror
- * the JDK's own digests ({@code sun.security.provider.DigestBase}) call for call.
+ * {@code NativeStream} and {@code ContextPool} say how, docs/design.md why). Argument checks mirror the
+ * JDK's own digests ({@code sun.security.provider.DigestBase}) call for call.
  */
 public final class SM3Digest extends MessageDigestSpi implements Cloneable {
     /** Not final: {@link #clone()} gives the copy a stream of its own, as the JDK's digests do. */

@@ -40,13 +40,10 @@ import java.util.Map;
  * (provider-digest(7)): {@code newctx}, {@code init}, {@code update}, {@code final}, {@code dupctx},
  * {@code freectx}, found through {@code EVP_MD_get0_provider} and {@code OSSL_PROVIDER_query_operation}.
  *
- * <p>Why: on OpenSSL 3.0 EVP spends 27-37 ns per digest of 16-64 bytes above the provider's own
- * functions (checks, the {@code EVP_MD_CTX} indirection, and in {@code EVP_MD_CTX_copy_ex} a reset and
- * reference counting around {@code dupctx}), which is 10-15% of a whole 16-byte digest. Measured in one
- * JMH run (OpenSSL 3.0.19, 2 cores, medians of 2 rounds), a reused {@code MessageDigest} takes 250 ns at
- * 16 bytes and 400 ns at 64 through these functions, 295 and 488 ns through EVP (BouncyCastle 1.82: 291
- * and 514 ns): 15-18% less, above the 10% that would justify the extra code. On OpenSSL 3.5 and later
- * EVP's share is about 5%, so the gain there is smaller; the path is the same.
+ * <p>Why: on OpenSSL 3.0, EVP adds checks, the {@code EVP_MD_CTX} indirection and, in
+ * {@code EVP_MD_CTX_copy_ex}, a reset and reference counting around {@code dupctx}: 10-15% of a whole
+ * 16-byte digest (docs/design.md has the measurements). On OpenSSL 3.5 and later EVP's share is smaller;
+ * the path is the same.
  *
  * <p>EVP's guarantees are kept, or the path is not used and EVP serves every call:
  * <ul>
@@ -71,20 +68,20 @@ final class DirectSm3 {
     static final MemorySegment PROVIDER_CTX = FOUND.providerCtx;
 
     static final MethodHandle NEWCTX = link(FOUND.newctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
-    // Not critical: init and dupctx are the first native call of a message and of a clone, and on CPUs with
-    // AVX-512 the JIT's code before them can leave state that slows the SM3 calls after them unless a thread
-    // transition comes first. Intel Xeon, JDK 25: a reused 16-byte MessageDigest took 185-189 ns in 6 forks of 8
-    // and 311 ns in 2 with a critical init, 188-190 ns in all 8 with this one; clone-then-finish of 1061 bytes
-    // 363-378 ns with a critical dupctx, 239-245 ns with this one (BouncyCastle 315-335 ns). Under
-    // -XX:UseAVX=2 critical ones are as fast. HMAC, which dups per message, is unchanged within 2%; the EVP
-    // path's init, which goes through more of libcrypto, showed no slow fork in 8 and stays critical.
+    // Not critical: init and dupctx are the first native call of a message and of a clone. Only an ordinary
+    // downcall clears the upper halves of the vector registers on its way back (HotSpot's vzeroupper after
+    // the transition); on CPUs with AVX-512, wide-vector JIT code before a critical call slowed the SM3 calls
+    // after it in some JVMs (docs/design.md). The EVP path's init showed no such fork and stays critical.
     static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
-    static final UpdateFunction UPDATE = FOUND.update == null ? null : UpdateFunction.link(FOUND.update,
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), "SM3 update");
+    // Update is linked twice: critical for short input (heap arrays read in place, no thread transition),
+    // ordinary for long native input, during which GC may run.
+    private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
+    static final MethodHandle UPDATE = link(FOUND.update, UPDATE_DESCRIPTOR, Linker.Option.critical(true));
+    private static final MethodHandle UPDATE_ORDINARY = link(FOUND.update, UPDATE_DESCRIPTOR);
     static final MethodHandle FINAL = link(FOUND.fin,
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(false));
-    // Critical too: a free of about 100 bytes, 4-5 ns less per call than a transition.
+    // Critical too: a free of about 100 bytes is shorter than a thread transition.
     static final MethodHandle FREECTX = link(FOUND.freectx, FunctionDescriptor.ofVoid(ADDRESS),
             Linker.Option.critical(false));
 
@@ -148,6 +145,28 @@ final class DirectSm3 {
             throw OpenSSLErrors.rethrow(t);
         }
         OpenSSLErrors.check(rc, "SM3 init");
+    }
+
+    /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
+    static void update(MemorySegment ctx, MemorySegment data, long len) {
+        int rc;
+        try {
+            rc = (int) UPDATE.invokeExact(ctx, data, len);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "SM3 update");
+    }
+
+    /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
+    static void updateNative(MemorySegment ctx, MemorySegment data, long len) {
+        int rc;
+        try {
+            rc = (int) UPDATE_ORDINARY.invokeExact(ctx, data, len);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "SM3 update");
     }
 
     /** Finishes the message on {@code ctx} into {@code out}, reporting the length written in {@code outl}. */
@@ -279,7 +298,7 @@ final class DirectSm3 {
                 MemorySegment out = arena.allocate(NativeSm3.DIGEST_LENGTH);
                 MemorySegment outl = arena.allocate(JAVA_LONG);
                 int rc = (int) INIT.invokeExact(ctx, MemorySegment.NULL);
-                rc &= (int) UPDATE.ordinary().invokeExact(ctx, in, 3L);
+                rc &= (int) UPDATE_ORDINARY.invokeExact(ctx, in, 3L);
                 rc &= (int) FINAL.invokeExact(ctx, out, outl, (long) NativeSm3.DIGEST_LENGTH);
                 String digest = HexFormat.of().formatHex(out.toArray(JAVA_BYTE));
                 if (rc != 1 || outl.get(JAVA_LONG, 0) != NativeSm3.DIGEST_LENGTH

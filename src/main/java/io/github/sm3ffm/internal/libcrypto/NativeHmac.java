@@ -41,12 +41,9 @@ import java.util.Arrays;
  * message's. A message starts as a {@code dupctx} of the inner state; {@code final} hashes the inner
  * digest on a {@code dupctx} of the outer state, freed at once. That is OpenSSL's own HMAC (which also
  * copies its inner and outer states per message, with {@code EVP_MD_CTX_copy_ex}) without the
- * {@code EVP_MAC}, {@code HMAC_CTX} and {@code EVP_MD_CTX} layers and their parameter handling. Measured
- * in one JVM on OpenSSL 3.0.19 (2 cores, the variants alternating every 2,000 calls over 300 slices,
- * medians of the per-slice ratios), a reused {@code Mac} is 1.13x as fast as through {@code EVP_MAC} at 64
- * bytes and 1.17x at 16, a new {@code Mac} with {@code init} per 64-byte message 1.16x; beside
- * BouncyCastle 1.85.2, 1.34x, 1.29x and 1.45x. Keys longer than a block are hashed first through the
- * same functions.
+ * {@code EVP_MAC}, {@code HMAC_CTX} and {@code EVP_MD_CTX} layers and their parameter handling, which
+ * cost 13-17% of a short MAC on OpenSSL 3.0 (docs/design.md). Keys longer than a block are hashed first
+ * through the same functions.
  *
  * <p>Through {@code EVP_MAC}, a context is started with {@code EVP_MAC_init(key)}, or with
  * {@code EVP_MAC_init(NULL)}, which restarts from the stored pads. The digest is chosen once per context,
@@ -65,10 +62,14 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
     /** Whether HMAC is computed here over the provider's SM3 functions; else by {@code EVP_MAC}. */
     private static final boolean DIRECT = DirectSm3.ENABLED;
 
-    private static final UpdateFunction UPDATE = DIRECT ? DirectSm3.UPDATE
-            : UpdateFunction.link(EVP_MAC_update$address(), EVP_MAC_update$descriptor(), "EVP_MAC_update");
     private static final Linker LINKER = Linker.nativeLinker();
-    // Critical, linked here as UpdateFunction says why; the key is read from its array in place.
+    // jextract cannot emit critical handles: these are linked here from its address and descriptor. Each is
+    // a static final read where it is invoked, so it is a constant however the JIT inlines (see Sm3Calls).
+    private static final MethodHandle UPDATE_CRITICAL = LINKER.downcallHandle(
+            EVP_MAC_update$address(), EVP_MAC_update$descriptor(), Linker.Option.critical(true));
+    private static final MethodHandle UPDATE_ORDINARY = LINKER.downcallHandle(
+            EVP_MAC_update$address(), EVP_MAC_update$descriptor());
+    // The key is read from its array in place.
     private static final MethodHandle FINAL_CRITICAL = LINKER.downcallHandle(
             EVP_MAC_final$address(), EVP_MAC_final$descriptor(), Linker.Option.critical(false));
     private static final MethodHandle INIT_CRITICAL = LINKER.downcallHandle(
@@ -292,7 +293,7 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
                 MemorySegment whole = MemorySegment.ofArray(k);
                 for (int offset = 0; offset < k.length; offset += CRITICAL_CHUNK) {
                     int n = Math.min(CRITICAL_CHUNK, k.length - offset);
-                    UPDATE.call(c.ctx, whole.asSlice(offset, n), n, true);
+                    DirectSm3.update(c.ctx, whole.asSlice(offset, n), n);
                 }
                 DirectSm3.finalInto(c.ctx, c.staging, c.writtenLength);
                 c.checkWritten("SM3 final");
@@ -306,9 +307,9 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
             }
             MemorySegment both = MemorySegment.ofArray(pads);
             DirectSm3.init(c.inner);
-            UPDATE.call(c.inner, both, BLOCK, true);
+            DirectSm3.update(c.inner, both, BLOCK);
             DirectSm3.init(c.outer);
-            UPDATE.call(c.outer, both.asSlice(BLOCK, BLOCK), BLOCK, true);
+            DirectSm3.update(c.outer, both.asSlice(BLOCK, BLOCK), BLOCK);
         } finally {
             Arrays.fill(pads, (byte) 0);
             c.staging.asSlice(0, DIGEST_LENGTH).fill((byte) 0);
@@ -347,7 +348,7 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
             // The outer hash over the inner digest, on a copy of the keyed outer state.
             MemorySegment outer = DirectSm3.dup(c.outer);
             try {
-                UPDATE.call(outer, c.staging, DIGEST_LENGTH, true);
+                DirectSm3.update(outer, c.staging, DIGEST_LENGTH);
                 DirectSm3.finalInto(outer, c.staging, c.writtenLength);
             } finally {
                 DirectSm3.free(outer);
@@ -367,6 +368,21 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
 
     @Override
     void feed(Context c, MemorySegment data, long len, boolean critical) {
-        UPDATE.call(c.ctx, data, len, critical);
+        if (DIRECT) {
+            if (critical) {
+                DirectSm3.update(c.ctx, data, len);
+            } else {
+                DirectSm3.updateNative(c.ctx, data, len);
+            }
+            return;
+        }
+        int rc;
+        try {
+            rc = critical ? (int) UPDATE_CRITICAL.invokeExact(c.ctx, data, len)
+                    : (int) UPDATE_ORDINARY.invokeExact(c.ctx, data, len);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "EVP_MAC_update");
     }
 }

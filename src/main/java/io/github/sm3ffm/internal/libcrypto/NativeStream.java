@@ -31,24 +31,20 @@ import java.util.concurrent.locks.LockSupport;
  * Init that nothing uses.</li>
  * </ul>
  *
- * <p>Why heap first and off-heap at the end, measured side by side with BouncyCastle 1.82 in one JMH run on
- * a 2-core machine (OpenSSL 3.0.19, medians of 2 rounds): a reused digest of 16 bytes takes 250 ns, a new
- * one per message 421 ns (BouncyCastle: 291 and 555 ns), where the previous design, an {@code EVP_MD_CTX}
- * and off-heap buffer per engine freed by a {@code Cleaner}, took 315 and 1681 ns; the clone of a
- * 1061-byte transcript then {@code digest()} fell from 1702 to 335 ns (BouncyCastle 307 ns); 1 KiB of
- * single-byte updates from 6.2 to 5.6 &micro;s, since a byte now costs an array store and no
- * reachability fence. The staging copy at {@code digest()} (at most 512 bytes) is what a direct heap
- * segment would save, and a heap segment is an allocation whenever escape analysis gives up. The three
- * sizes:
+ * <p>Why heap first and off-heap at the end: an engine per message then costs no native allocation, no
+ * {@code Cleaner} and no GC-driven free, which made a new digest per message several times slower in the
+ * previous design (an {@code EVP_MD_CTX} and off-heap buffer per engine); a single byte costs an array
+ * store. The staging copy at {@code digest()} (at most 512 bytes) is what a heap segment would save, and a
+ * heap segment is an allocation whenever escape analysis gives up. The three sizes (measurements in
+ * docs/design.md):
  * <ul>
- * <li>{@value #DIRECT_THRESHOLD}-byte threshold: staged and in-place input hash 128-384 byte messages at
- * the same speed within this machine's noise (256 B: 2.10 &plusmn; 0.06 &micro;s staged, 1.81-2.41
- * &micro;s in place), but an in-place call allocates its heap segment (72 B) whenever escape analysis gives
+ * <li>{@value #DIRECT_THRESHOLD}-byte threshold: staged and in-place input hash messages of a few hundred
+ * bytes at the same speed, but an in-place call allocates its heap segment whenever escape analysis gives
  * up behind the FFM call chain.</li>
- * <li>{@value PooledContext#STAGING_SIZE}-byte staging: one downcall per 512 one-byte updates is below the
- * noise; a 2 KiB buffer made no measurable difference in speed.</li>
- * <li>{@value #CRITICAL_CHUNK}-byte chunks: a chunk holds off GC for about 0.23 ms at 285 MB/s; the
- * per-chunk cost (one critical downcall, 4-5 ns measured here) is 0.002% of hashing it.</li>
+ * <li>{@value PooledContext#STAGING_SIZE}-byte staging: one downcall per 512 one-byte updates; a larger
+ * buffer made no measurable difference.</li>
+ * <li>{@value #CRITICAL_CHUNK}-byte chunks: a chunk holds off GC for about a quarter of a millisecond, and
+ * its one extra downcall is a negligible share of hashing it.</li>
  * </ul>
  *
  * <p>Every native call runs under this stream's guard ({@link #enter}), on the context that {@code leased} names at that
@@ -247,9 +243,8 @@ public abstract class NativeStream<C extends PooledContext> {
 
     /**
      * Takes this stream's guard: every native call and every change of context runs under it. A CAS and
-     * a releasing store, where a monitor cost 25-40 ns more per {@code digest()} of 16 bytes (287 against
-     * 312 ns, bare calls 268-286 ns). Only threads that race on one engine, which the JCA does not allow,
-     * ever wait here.
+     * a releasing store, cheaper than a monitor on a short {@code digest()}. Only threads that race on one
+     * engine, which the JCA does not allow, ever wait here.
      */
     final void enter() {
         if (!BUSY.compareAndSet(this, 0, 1)) {

@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal.cli;
+package io.github.sm3ffm.sm3sum;
 
 import java.util.ArrayList;
 import java.util.List;

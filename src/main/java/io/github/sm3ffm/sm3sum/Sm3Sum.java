@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal.cli;
+package io.github.sm3ffm.sm3sum;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
@@ -42,7 +42,6 @@ public final class Sm3Sum {
     private final ReadableByteChannel stdin;
     private final Output output;
     private final BooleanSupplier stderrIsTerminal;
-    private final SM3Provider provider = new SM3Provider();
     private FileHasher hasher;
     private Progress progress;
 
@@ -82,7 +81,7 @@ public final class Sm3Sum {
 
     private int process(Options options) {
         try {
-            hasher = new FileHasher(MessageDigest.getInstance("SM3", provider));
+            hasher = new FileHasher(MessageDigest.getInstance("SM3", new SM3Provider()));
         } catch (NoSuchAlgorithmException e) {
             return unavailable(e.getCause() != null ? e.getCause() : e);
         }
@@ -199,6 +198,8 @@ public final class Sm3Sum {
     }
 
     private int version() {
+        // Only here and for hashing is the provider made: it loads libcrypto, which --help does not need.
+        SM3Provider provider = new SM3Provider();
         output.line(Output.PROGRAM + " (sm3-ffm) " + provider.getVersionStr() + "\n");
         Optional<Exception> unavailable = SM3Provider.unavailability();
         if (unavailable.isPresent()) {

@@ -1,6 +1,7 @@
-package io.github.sm3ffm.internal.cli;
+package io.github.sm3ffm.sm3sum;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.github.sm3ffm.ChildJvm;
 import java.nio.file.Files;
@@ -25,6 +26,29 @@ class Sm3SumJarIT {
     void launcherRunsTheToolOnTheReadme() {
         Runs.Result r = Runs.exec(new byte[0], List.of("bin/sm3sum", "README.md"));
         assertEquals(Runs.cksum("--untagged", "README.md").toString(), r.toString());
+    }
+
+    @Test
+    void launcherMakesItsClassCacheAndIgnoresOneTheJvmCannotUse() throws Exception {
+        Runs.Result first = Runs.exec(new byte[0], List.of("bin/sm3sum", "README.md"));
+        assertEquals(Runs.cksum("--untagged", "README.md").toString(), first.toString());
+        List<Path> caches;
+        try (var files = Files.list(Path.of("target"))) {
+            caches = files.filter(f -> f.getFileName().toString().matches("sm3sum-jdk.*\\.(aot|jsa)")).toList();
+        }
+        assertFalse(caches.isEmpty(), "no class cache in target/ after a run");
+        try {
+            // Newer than the jar, so the launcher passes it on, and the JVM must refuse it without a word.
+            for (Path cache : caches) {
+                Files.writeString(cache, "not a class cache");
+            }
+            Runs.Result r = Runs.exec(new byte[0], List.of("bin/sm3sum", "README.md"));
+            assertEquals(Runs.cksum("--untagged", "README.md").toString(), r.toString());
+        } finally {
+            for (Path cache : caches) {
+                Files.deleteIfExists(cache);
+            }
+        }
     }
 
     @Test

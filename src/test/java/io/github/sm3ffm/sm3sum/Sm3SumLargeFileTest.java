@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal.cli;
+package io.github.sm3ffm.sm3sum;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,10 +1,9 @@
-package io.github.sm3ffm.internal.cli;
+package io.github.sm3ffm.sm3sum;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sm3ffm.ChildJvm;
-import io.github.sm3ffm.internal.libcrypto.LibCrypto;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** sm3sum's main in a JVM of its own: exit statuses as a shell sees them, and life without libcrypto. */
 class Sm3SumProcessTest {
     private static final String UNAVAILABLE = "sm3sum: OpenSSL 3 libcrypto with SM3 is unavailable; tried "
-            + LibCrypto.PATH_PROPERTY + "=/nonexistent: no such file\n";
+            + "sm3ffm.libcrypto.path=/nonexistent: no such file\n";
 
     @TempDir
     Path dir;
@@ -43,7 +42,7 @@ class Sm3SumProcessTest {
     @Test
     void withoutLibCryptoOneLineAndExitStatusTwo() throws Exception {
         Path abc = Files.writeString(dir.resolve("abc"), "abc");
-        List<String> noLibrary = List.of("-D" + LibCrypto.PATH_PROPERTY + "=/nonexistent");
+        List<String> noLibrary = List.of("-Dsm3ffm.libcrypto.path=/nonexistent");
         for (List<String> args : List.of(List.of(abc.toString()), List.of("-c", abc.toString()), List.<String>of())) {
             ChildJvm.Result r = run(Map.of(), noLibrary, args.toArray(String[]::new));
             assertEquals(2, r.exitCode(), r.output());

@@ -1,4 +1,4 @@
-package io.github.sm3ffm.internal.cli;
+package io.github.sm3ffm.sm3sum;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -18,12 +18,11 @@ import java.security.MessageDigest;
  * to the size the file had is memory-mapped in windows of {@value #WINDOW_SIZE} bytes, each in its own
  * confined arena that is closed, unmapping it, as soon as OpenSSL has hashed it. Both reach the
  * {@code MessageDigest} as direct {@code ByteBuffer}s, which the provider hands to OpenSSL by address, so
- * the page cache is hashed in place. On a cached 1 GiB file,
- * windows of 1 to 256 MiB all ran at 281-284 MB/s, against 259-270 MB/s when the same file was read
- * through a 64 KiB to 1 MiB buffer (the copy costs); 64 MiB keeps the address space used small and lets
- * the progress line move about four times a second. Whatever follows (a file that grew, a {@code /proc}
- * file that reports size 0) and every pipe, device and standard input are read through the same buffer
- * until end of file.
+ * the page cache is hashed in place: reading through a buffer was slower by the cost of the copy, and the
+ * window size made no difference (docs/design.md has the measurements). 64 MiB keeps the address space
+ * used small and lets the progress line move a few times a second. Whatever follows (a file that grew, a
+ * {@code /proc} file that reports size 0) and every pipe, device and standard input are read through the
+ * same buffer until end of file.
  *
  * <p>Like every tool that maps files, a file truncated by another process while it is being hashed
  * ends the JVM with SIGBUS when OpenSSL touches a page past the new end.

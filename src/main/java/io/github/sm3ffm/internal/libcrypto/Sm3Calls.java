@@ -1,0 +1,182 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex$address;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex$descriptor;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestInit_ex2$address;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestInit_ex2$descriptor;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestUpdate$address;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestUpdate$descriptor;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
+
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The SM3 calls on one kind of native context: the provider's own functions ({@link DirectSm3}) or
+ * {@code EVP_MD_CTX}s. One of the two is chosen when the class loads and kept in {@link #SELECTED}, a
+ * constant to the JIT, so a hot path compiles to the chosen calls alone, whatever it inlines.
+ *
+ * <p>Every method handle is a {@code static final} field read by the method that invokes it, never a field
+ * of an object passed around: a method compiled on its own (not inlined into its caller) still sees the
+ * handle as a constant, and its call compiles to a direct native call. A handle read from an instance field
+ * is a constant only where the JIT inlines the whole chain from a constant receiver, which depends on the
+ * order in which methods happen to be compiled.
+ */
+abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
+    static final Sm3Calls SELECTED = DirectSm3.ENABLED ? new Provider() : new Evp();
+
+    /** A new context, not yet started. */
+    abstract MemorySegment newContext();
+
+    /** A new context holding a copy of {@code ctx}'s state. */
+    abstract MemorySegment dup(MemorySegment ctx);
+
+    abstract void free(MemorySegment ctx);
+
+    /** Starts a new message on {@code ctx}. */
+    abstract void init(MemorySegment ctx);
+
+    /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
+    abstract void update(MemorySegment ctx, MemorySegment data, long len);
+
+    /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
+    abstract void updateNative(MemorySegment ctx, MemorySegment data, long len);
+
+    /** Finishes the message on {@code ctx} into the first 32 bytes of {@code c}'s staging buffer. */
+    abstract void finalInto(MemorySegment ctx, PooledContext c);
+
+    static final class Provider extends Sm3Calls {
+        @Override
+        MemorySegment newContext() {
+            return DirectSm3.newContext();
+        }
+
+        @Override
+        MemorySegment dup(MemorySegment ctx) {
+            return DirectSm3.dup(ctx);
+        }
+
+        @Override
+        void free(MemorySegment ctx) {
+            DirectSm3.free(ctx);
+        }
+
+        @Override
+        void init(MemorySegment ctx) {
+            DirectSm3.init(ctx);
+        }
+
+        @Override
+        void update(MemorySegment ctx, MemorySegment data, long len) {
+            DirectSm3.update(ctx, data, len);
+        }
+
+        @Override
+        void updateNative(MemorySegment ctx, MemorySegment data, long len) {
+            DirectSm3.updateNative(ctx, data, len);
+        }
+
+        @Override
+        void finalInto(MemorySegment ctx, PooledContext c) {
+            DirectSm3.finalInto(ctx, c.staging, c.writtenLength);
+            c.checkWritten("SM3 final");
+        }
+    }
+
+    /** {@code EVP_Digest*} on {@code EVP_MD_CTX}s for the {@code EVP_MD} that the loader fetched once. */
+    static final class Evp extends Sm3Calls {
+        private static final Linker LINKER = Linker.nativeLinker();
+        // jextract cannot emit critical handles: these are linked here from its address and descriptor.
+        private static final MethodHandle INIT = LINKER.downcallHandle(
+                EVP_DigestInit_ex2$address(), EVP_DigestInit_ex2$descriptor(), Linker.Option.critical(false));
+        private static final MethodHandle UPDATE = LINKER.downcallHandle(
+                EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor(), Linker.Option.critical(true));
+        private static final MethodHandle UPDATE_ORDINARY = LINKER.downcallHandle(
+                EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor());
+        private static final MethodHandle FINAL = LINKER.downcallHandle(
+                EVP_DigestFinal_ex$address(), EVP_DigestFinal_ex$descriptor(), Linker.Option.critical(false));
+
+        private final MemorySegment md;
+
+        Evp() {
+            MemorySegment fetched;
+            try {
+                fetched = LibCrypto.sm3();
+            } catch (LibCryptoUnavailableException e) {
+                fetched = MemorySegment.NULL;   // no stream asks for contexts when SM3 is unavailable
+            }
+            md = fetched;
+        }
+
+        @Override
+        MemorySegment newContext() {
+            MemorySegment ctx = EVP_MD_CTX_new();
+            if (ctx.equals(MemorySegment.NULL)) {
+                throw OpenSSLErrors.failure("EVP_MD_CTX_new");
+            }
+            return ctx;
+        }
+
+        @Override
+        MemorySegment dup(MemorySegment ctx) {
+            MemorySegment copy = newContext();
+            if (EVP_MD_CTX_copy_ex(copy, ctx) != 1) {
+                EVP_MD_CTX_free(copy);
+                throw OpenSSLErrors.failure("EVP_MD_CTX_copy_ex");
+            }
+            return copy;
+        }
+
+        @Override
+        void free(MemorySegment ctx) {
+            EVP_MD_CTX_free(ctx);
+        }
+
+        @Override
+        void init(MemorySegment ctx) {
+            int rc;
+            try {
+                rc = (int) INIT.invokeExact(ctx, md, MemorySegment.NULL);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            OpenSSLErrors.check(rc, "EVP_DigestInit_ex2");
+        }
+
+        @Override
+        void update(MemorySegment ctx, MemorySegment data, long len) {
+            int rc;
+            try {
+                rc = (int) UPDATE.invokeExact(ctx, data, len);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            OpenSSLErrors.check(rc, "EVP_DigestUpdate");
+        }
+
+        @Override
+        void updateNative(MemorySegment ctx, MemorySegment data, long len) {
+            int rc;
+            try {
+                rc = (int) UPDATE_ORDINARY.invokeExact(ctx, data, len);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            OpenSSLErrors.check(rc, "EVP_DigestUpdate");
+        }
+
+        @Override
+        void finalInto(MemorySegment ctx, PooledContext c) {
+            int rc;
+            try {
+                rc = (int) FINAL.invokeExact(ctx, c.staging, MemorySegment.NULL);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            OpenSSLErrors.check(rc, "EVP_DigestFinal_ex");
+        }
+    }
+}
