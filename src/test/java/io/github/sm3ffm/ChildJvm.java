@@ -68,7 +68,7 @@ public final class ChildJvm {
      */
     public static Result java(Map<String, String> env, List<String> arguments)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(launcher());
         command.add(javaExecutable().toString());
         String library = System.getProperty(LIBCRYPTO_PROPERTY, "");
         if (!library.isBlank() && arguments.stream().noneMatch(a -> a.startsWith("-D" + LIBCRYPTO_PROPERTY + "="))) {
@@ -79,6 +79,16 @@ public final class ChildJvm {
     }
 
     private static final String LIBCRYPTO_PROPERTY = "sm3ffm.libcrypto.path";
+
+    /**
+     * What starts the test JVM's own executable, from {@code -Dsm3ffm.test.launcher}: under an emulator
+     * such as qemu-aarch64-static, a child JVM cannot be exec'd directly (the kernel may not know its
+     * architecture), so the emulator comes first. Blank or unset: none.
+     */
+    private static List<String> launcher() {
+        String launcher = System.getProperty("sm3ffm.test.launcher", "").trim();
+        return launcher.isEmpty() ? List.of() : List.of(launcher.split("\\s+"));
+    }
 
     public static Result exec(Map<String, String> env, List<String> command, int timeoutSeconds)
             throws IOException, InterruptedException {

@@ -4,10 +4,12 @@ import java.util.Random;
 
 /**
  * Runs seeded random cases: seeds base, base + 1, ... from a fresh base each run. A failure names its
- * seed, and {@code -Dsm3ffm.test.seed=N} replays exactly that case.
+ * seed, and {@code -Dsm3ffm.test.seed=N} replays exactly that case. {@code -Dsm3ffm.test.cases=N} runs at
+ * most N cases per test, for machines where the full count would take too long (an emulated CPU).
  */
 final class Seeds {
     static final String PROPERTY = "sm3ffm.test.seed";
+    private static final String CASES_PROPERTY = "sm3ffm.test.cases";
 
     interface Case {
         void run(long seed) throws Exception;
@@ -20,7 +22,11 @@ final class Seeds {
     static long run(int cases, Case c) {
         Long replay = Long.getLong(PROPERTY);
         long base = replay != null ? replay : new Random().nextLong();
-        for (int i = 0; i < (replay != null ? 1 : cases); i++) {
+        int count = replay != null ? 1 : Math.min(cases, Integer.getInteger(CASES_PROPERTY, cases));
+        if (count < 1) {
+            throw new IllegalArgumentException("-D" + CASES_PROPERTY + " must be at least 1");
+        }
+        for (int i = 0; i < count; i++) {
             long seed = base + i;
             try {
                 c.run(seed);

@@ -20,11 +20,13 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
  * with every operation at once. Wrong results and exceptions are acceptable there; a crash is not. Beside
  * them, bystander threads hash and MAC their own messages on their own instances, which borrow and claim
  * contexts from the same pools, and check every result against BouncyCastle: if a racing instance ever
- * touched a context it had given back, a bystander holding that context would see a wrong answer.
- * Prints "survived".
+ * touched a context it had given back, a bystander holding that context would see a wrong answer. The
+ * race lasts the given time and at least until the bystanders have made {@value #MIN_CHECKS} checks, so
+ * that a slow machine (an emulated CPU) still races against checked work. Prints "survived".
  */
 public final class RaceProbe {
     private static final SecretKeySpec KEY = new SecretKeySpec(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, "HmacSM3");
+    private static final int MIN_CHECKS = 200;
 
     private RaceProbe() {
     }
@@ -44,11 +46,12 @@ public final class RaceProbe {
         AtomicLong mismatches = new AtomicLong();
         Set<String> kinds = ConcurrentHashMap.newKeySet();
         long end = System.nanoTime() + millis * 1_000_000;
+        AtomicLong bystanders = new AtomicLong(2);
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             Thread w = (t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual()).start(() -> {
                 ThreadLocalRandom rnd = ThreadLocalRandom.current();
-                while (System.nanoTime() < end) {
+                while (System.nanoTime() < end || (checked.get() < MIN_CHECKS && bystanders.get() > 0)) {
                     try {
                         switch (rnd.nextInt(12)) {
                             case 0 -> shared.update((byte) 1);
@@ -80,6 +83,8 @@ public final class RaceProbe {
                 } catch (Exception e) {
                     mismatches.incrementAndGet();
                     kinds.add("bystander " + e);
+                } finally {
+                    bystanders.decrementAndGet();
                 }
             });
             workers.add(b);
@@ -107,7 +112,7 @@ public final class RaceProbe {
         Mac bcMac = Mac.getInstance("HmacSM3", bc);
         bcMac.init(KEY);
         MessageDigest bcDigest = MessageDigest.getInstance("SM3", bc);
-        while (System.nanoTime() < end) {
+        while (System.nanoTime() < end || checked.get() < MIN_CHECKS) {
             byte[] message = new byte[rnd.nextBoolean() ? rnd.nextInt(500) : rnd.nextInt(5000)];
             rnd.nextBytes(message);
             byte[] expected = bcDigest.digest(message);
