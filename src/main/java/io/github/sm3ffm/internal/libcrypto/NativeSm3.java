@@ -66,18 +66,15 @@ public final class NativeSm3 extends NativeStream<NativeSm3.Context> {
 
     @Override
     Context copyOf(Context c) {
-        // A new native context holds the copy (the provider's dupctx; OpenSSL 3.0 has no copy into an
-        // existing one), and a pooled context takes it in place of its own: no new staging buffer per clone.
-        MemorySegment dup = SM3.dup(c.ctx);
-        Context n;
+        // A pooled context takes the copy: no new staging buffer per clone.
+        Context n = pool().acquire();
         try {
-            n = pool().acquire();
+            n.ctx = SM3.copy(c.ctx, n.ctx);
         } catch (RuntimeException e) {
-            SM3.free(dup);
+            // Its context may be half copied: it does not go back to the pool.
+            n.free();
             throw e;
         }
-        SM3.free(n.ctx);
-        n.ctx = dup;
         return n;
     }
 

@@ -375,10 +375,7 @@ public abstract class NativeStream<C extends PooledContext> {
         try {
             C c = lease();
             flushLocked();
-            for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
-                int n = Math.min(CRITICAL_CHUNK, end - offset);
-                feed(c, MemorySegment.ofArray(src).asSlice(offset, n), n, true);
-            }
+            feedInPlace(c, src, offset, len);
         } catch (ProviderException e) {
             endMessage();
             throw e;
@@ -419,6 +416,11 @@ public abstract class NativeStream<C extends PooledContext> {
             feed(c, c.staging, len, true);
             return;
         }
+        feedInPlace(c, bytes, offset, len);
+    }
+
+    // Straight from the array, in critical calls of at most CRITICAL_CHUNK bytes (each holds off GC).
+    private void feedInPlace(C c, byte[] bytes, int offset, int len) {
         MemorySegment whole = MemorySegment.ofArray(bytes);
         for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
             int n = Math.min(CRITICAL_CHUNK, end - offset);

@@ -31,8 +31,11 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
     /** A new context, not yet started. */
     abstract MemorySegment newContext();
 
-    /** A new context holding a copy of {@code ctx}'s state. */
-    abstract MemorySegment dup(MemorySegment ctx);
+    /**
+     * Copies {@code src}'s state into {@code into}, or into a new context that replaces it (which frees
+     * {@code into}); returns the context that now holds the copy.
+     */
+    abstract MemorySegment copy(MemorySegment src, MemorySegment into);
 
     abstract void free(MemorySegment ctx);
 
@@ -54,9 +57,12 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
             return DirectSm3.newContext();
         }
 
+        // The provider's dupctx makes a new context: OpenSSL 3.0's providers have no copy into an existing one.
         @Override
-        MemorySegment dup(MemorySegment ctx) {
-            return DirectSm3.dup(ctx);
+        MemorySegment copy(MemorySegment src, MemorySegment into) {
+            MemorySegment dup = DirectSm3.dup(src);
+            DirectSm3.free(into);
+            return dup;
         }
 
         @Override
@@ -121,13 +127,11 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         }
 
         @Override
-        MemorySegment dup(MemorySegment ctx) {
-            MemorySegment copy = newContext();
-            if (EVP_MD_CTX_copy_ex(copy, ctx) != 1) {
-                EVP_MD_CTX_free(copy);
+        MemorySegment copy(MemorySegment src, MemorySegment into) {
+            if (EVP_MD_CTX_copy_ex(into, src) != 1) {
                 throw OpenSSLErrors.failure("EVP_MD_CTX_copy_ex");
             }
-            return copy;
+            return into;
         }
 
         @Override
