@@ -1,20 +1,13 @@
 package io.github.sm3ffm.bench;
 
 import io.github.sm3ffm.SM3Provider;
-import java.math.BigInteger;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
 import java.security.Provider;
 import java.security.Security;
-import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
-import java.util.Date;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.cms.CMSProcessableByteArray;
 import org.bouncycastle.cms.CMSSignedData;
 import org.bouncycastle.cms.CMSSignedDataGenerator;
@@ -52,7 +45,8 @@ public class CmsBenchmark {
 
     private final Provider bc = new BouncyCastleProvider();
     private KeyPair keys;
-    private X509Certificate certificate;
+    /** The signer's identifier in the SignerInfo; no certificate is needed to sign or verify by key. */
+    private final byte[] keyId = Providers.message(20);
     private byte[] content;
     private byte[] signedData;
 
@@ -69,14 +63,7 @@ public class CmsBenchmark {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC", bc);
         generator.initialize(new ECGenParameterSpec("sm2p256v1"));
         keys = generator.generateKeyPair();
-        X500Name name = new X500Name("CN=sm3-ffm CMS benchmark");
-        Date now = new Date();
-        certificate = new JcaX509CertificateConverter().setProvider(bc).getCertificate(
-                new JcaX509v3CertificateBuilder(name, BigInteger.ONE, now, new Date(now.getTime() + 86_400_000L),
-                        name, keys.getPublic())
-                        .build(new JcaContentSignerBuilder("SM3withSM2").setProvider(bc).build(keys.getPrivate())));
-        content = new byte[size];
-        new Random(size).nextBytes(content);
+        content = Providers.message(size);
         signedData = sign();
         if (!verify()) {
             throw new IllegalStateException("the SignedData does not verify");
@@ -95,8 +82,7 @@ public class CmsBenchmark {
         CMSSignedDataGenerator generator = new CMSSignedDataGenerator();
         generator.addSignerInfoGenerator(
                 new JcaSignerInfoGeneratorBuilder(new JcaDigestCalculatorProviderBuilder().build()).build(
-                        new JcaContentSignerBuilder("SM3withSM2").setProvider(bc).build(keys.getPrivate()),
-                        certificate));
+                        new JcaContentSignerBuilder("SM3withSM2").setProvider(bc).build(keys.getPrivate()), keyId));
         return generator.generate(new CMSProcessableByteArray(content), false).getEncoded();
     }
 
@@ -106,6 +92,6 @@ public class CmsBenchmark {
         SignerInformation signer = new CMSSignedData(new CMSProcessableByteArray(content), signedData)
                 .getSignerInfos().getSigners().iterator().next();
         return signer.verify(new JcaSignerInfoVerifierBuilder(new JcaDigestCalculatorProviderBuilder().build())
-                .setProvider(bc).build(certificate));
+                .setProvider(bc).build(keys.getPublic()));
     }
 }

@@ -1,6 +1,5 @@
 package io.github.sm3ffm.bench;
 
-import java.io.Serial;
 import java.security.MessageDigest;
 import java.security.MessageDigestSpi;
 import java.security.NoSuchAlgorithmException;
@@ -52,24 +51,19 @@ public class JcaFloorBenchmark extends TimedBenchmark {
         }
     }
 
-    static final class NoHashProvider extends Provider {
-        @Serial
-        private static final long serialVersionUID = 1L;
-
-        NoHashProvider() {
-            super("NoHash", "1", "an SM3 engine that hashes nothing");
-            putService(new Service(this, "MessageDigest", "SM3", NoHash.class.getName(), null, null) {
-                @Override
-                public Object newInstance(Object constructorParameter) {
-                    return new NoHash();
-                }
-            });
-        }
-    }
-
     @Setup
     public void setUp() throws NoSuchAlgorithmException {
-        jcaProvider = new NoHashProvider();
+        jcaProvider = new Provider("NoHash", "1", "an SM3 engine that hashes nothing") {
+            {
+                // Instantiated without reflection, as sm3-ffm's own services are.
+                putService(new Service(this, "MessageDigest", "SM3", NoHash.class.getName(), null, null) {
+                    @Override
+                    public Object newInstance(Object constructorParameter) {
+                        return new NoHash();
+                    }
+                });
+            }
+        };
         message = Providers.message(size);
         md = MessageDigest.getInstance("SM3", jcaProvider);
     }

@@ -4,7 +4,6 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -107,13 +107,9 @@ public final class Report {
             return forks[forks.length - 1];
         }
 
-        double fastest() {
-            return forks[0];
-        }
-
         /** "fastest–slowest" fork, or the one fork's time. */
         String range() {
-            return forks.length == 1 ? ns(forks[0]) : ns(fastest()) + "–" + ns(slowest());
+            return forks.length == 1 ? ns(forks[0]) : ns(forks[0]) + "–" + ns(slowest());
         }
     }
 
@@ -194,10 +190,8 @@ public final class Report {
 
     /** The {@code key=value} lines {@code bench/run} writes. */
     static Map<String, String> parseMachine(String text) {
-        Map<String, String> m = new LinkedHashMap<>();
-        text.lines().filter(l -> l.indexOf('=') > 0)
-                .forEach(l -> m.put(l.substring(0, l.indexOf('=')), l.substring(l.indexOf('=') + 1).strip()));
-        return m;
+        return text.lines().map(l -> l.split("=", 2)).filter(kv -> kv.length == 2 && !kv[0].isEmpty())
+                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1].strip(), (a, b) -> b));
     }
 
     private static String key(String benchmark, String size, String implementation) {
@@ -251,7 +245,7 @@ public final class Report {
                 continue;
             }
             Optional<Double> worst = speedup(r.benchmark(), r.size(), BC, true);
-            String spread = ours.map(p -> p.slowest() / p.fastest())
+            String spread = ours.map(p -> p.slowest() / p.forks()[0])
                     .map(s -> String.format(Locale.ROOT, s > SPREAD ? "**%.2f**" : "%.2f", s)).orElse("—");
             String ceiling = !r.benchmark().equals(DIGEST) ? "" : or(ofOpenssl(r.size(), true), Report::fraction)
                     + " / " + or(ofOpenssl(r.size(), false), Report::fraction) + (Double.isNaN(r.ofOpenssl()) ? ""
@@ -361,8 +355,6 @@ public final class Report {
         if (ceiling != null) {
             ceiling.setLineColor(Color.BLACK);
             ceiling.setMarkerColor(Color.BLACK);
-            ceiling.setLineStyle(new BasicStroke(1.8f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
-                    new float[] {6f, 4f}, 0f));
         }
         if (!chart.getSeriesMap().isEmpty()) {
             BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
