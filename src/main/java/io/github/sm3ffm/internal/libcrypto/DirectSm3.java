@@ -75,10 +75,9 @@ final class DirectSm3 {
     static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
     // Update is linked twice: critical for short input (heap arrays read in place, no thread transition),
-    // ordinary for long native input, during which GC may run.
+    // ordinary for long native input, during which GC may run; that one on first use (see Ordinary).
     private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
     static final MethodHandle UPDATE = link(FOUND.update, UPDATE_DESCRIPTOR, Linker.Option.critical(true));
-    private static final MethodHandle UPDATE_ORDINARY = link(FOUND.update, UPDATE_DESCRIPTOR);
     static final MethodHandle FINAL = link(FOUND.fin,
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(false));
     // Critical too: a free of about 100 bytes is shorter than a thread transition.
@@ -91,6 +90,12 @@ final class DirectSm3 {
     static final boolean ENABLED = REASON == null;
 
     private DirectSm3() {
+    }
+
+    // Linked when a native segment first needs it: each downcall shape costs milliseconds of start-up
+    // (a generated stub), and short-lived programs never feed native memory. Still a constant to the JIT.
+    private static final class Ordinary {
+        static final MethodHandle UPDATE = link(FOUND.update, UPDATE_DESCRIPTOR);
     }
 
     /** What was found, or why the path is not used. */
@@ -162,7 +167,7 @@ final class DirectSm3 {
     static void updateNative(MemorySegment ctx, MemorySegment data, long len) {
         int rc;
         try {
-            rc = (int) UPDATE_ORDINARY.invokeExact(ctx, data, len);
+            rc = (int) Ordinary.UPDATE.invokeExact(ctx, data, len);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -298,7 +303,7 @@ final class DirectSm3 {
                 MemorySegment out = arena.allocate(NativeSm3.DIGEST_LENGTH);
                 MemorySegment outl = arena.allocate(JAVA_LONG);
                 int rc = (int) INIT.invokeExact(ctx, MemorySegment.NULL);
-                rc &= (int) UPDATE_ORDINARY.invokeExact(ctx, in, 3L);
+                rc &= (int) UPDATE.invokeExact(ctx, in, 3L);
                 rc &= (int) FINAL.invokeExact(ctx, out, outl, (long) NativeSm3.DIGEST_LENGTH);
                 String digest = HexFormat.of().formatHex(out.toArray(JAVA_BYTE));
                 if (rc != 1 || outl.get(JAVA_LONG, 0) != NativeSm3.DIGEST_LENGTH

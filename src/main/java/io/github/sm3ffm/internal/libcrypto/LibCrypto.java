@@ -268,6 +268,17 @@ public final class LibCrypto {
         }
     }
 
+    /**
+     * A handle to a function of the loaded libcrypto, linked from its symbol with options the bindings
+     * cannot express (critical calls). The bindings' {@code X$address()} would also link their own ordinary
+     * handle for X: one more generated downcall stub, milliseconds of every program's start, for nothing.
+     */
+    static MethodHandle downcall(String function, FunctionDescriptor descriptor, Linker.Option... options) {
+        MemorySegment address = SymbolLookup.loaderLookup().find(function)
+                .orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + function));
+        return Linker.nativeLinker().downcallHandle(address, descriptor, options);
+    }
+
     private static long invokeVersionNum(MemorySegment address) throws CandidateRejected {
         MethodHandle handle = Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(JAVA_LONG));
         try {

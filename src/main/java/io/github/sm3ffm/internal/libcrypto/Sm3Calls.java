@@ -1,15 +1,13 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex$address;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestFinal_ex$descriptor;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestInit_ex2$address;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestInit_ex2$descriptor;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestUpdate$address;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_DigestUpdate$descriptor;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -94,16 +92,23 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
 
     /** {@code EVP_Digest*} on {@code EVP_MD_CTX}s for the {@code EVP_MD} that the loader fetched once. */
     static final class Evp extends Sm3Calls {
-        private static final Linker LINKER = Linker.nativeLinker();
-        // jextract cannot emit critical handles: these are linked here from its address and descriptor.
-        private static final MethodHandle INIT = LINKER.downcallHandle(
-                EVP_DigestInit_ex2$address(), EVP_DigestInit_ex2$descriptor(), Linker.Option.critical(false));
-        private static final MethodHandle UPDATE = LINKER.downcallHandle(
-                EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor(), Linker.Option.critical(true));
-        private static final MethodHandle UPDATE_ORDINARY = LINKER.downcallHandle(
-                EVP_DigestUpdate$address(), EVP_DigestUpdate$descriptor());
-        private static final MethodHandle FINAL = LINKER.downcallHandle(
-                EVP_DigestFinal_ex$address(), EVP_DigestFinal_ex$descriptor(), Linker.Option.critical(false));
+        // jextract cannot emit critical handles: these are linked here, their C types as in the bindings
+        // (a test compares them). int EVP_DigestInit_ex2(EVP_MD_CTX *, const EVP_MD *, const OSSL_PARAM *)
+        static final MethodHandle INIT = LibCrypto.downcall("EVP_DigestInit_ex2",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), Linker.Option.critical(false));
+        // int EVP_DigestUpdate(EVP_MD_CTX *, const void *, size_t)
+        private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
+                JAVA_LONG);
+        static final MethodHandle UPDATE = LibCrypto.downcall("EVP_DigestUpdate", UPDATE_DESCRIPTOR,
+                Linker.Option.critical(true));
+        // int EVP_DigestFinal_ex(EVP_MD_CTX *, unsigned char *, unsigned int *)
+        static final MethodHandle FINAL = LibCrypto.downcall("EVP_DigestFinal_ex",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), Linker.Option.critical(false));
+
+        // Linked on first use, as in DirectSm3: short-lived programs never feed native memory.
+        static final class Ordinary {
+            static final MethodHandle UPDATE = LibCrypto.downcall("EVP_DigestUpdate", UPDATE_DESCRIPTOR);
+        }
 
         private final MemorySegment md;
 
@@ -165,7 +170,7 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         void updateNative(MemorySegment ctx, MemorySegment data, long len) {
             int rc;
             try {
-                rc = (int) UPDATE_ORDINARY.invokeExact(ctx, data, len);
+                rc = (int) Ordinary.UPDATE.invokeExact(ctx, data, len);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }

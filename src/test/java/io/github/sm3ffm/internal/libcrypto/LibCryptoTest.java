@@ -2,9 +2,12 @@ package io.github.sm3ffm.internal.libcrypto;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sm3ffm.ChildJvm;
+import io.github.sm3ffm.internal.openssl.OpenSSL;
+import java.lang.foreign.FunctionDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,6 +31,18 @@ class LibCryptoTest {
         }
         System.out.println("Tested against " + LibCrypto.version() + " at " + LibCrypto.path() + "; SM3 through "
                 + DirectSm3.description());
+    }
+
+    @Test
+    void handlesLinkedBesideTheBindingsTakeTheirTypes() {
+        assertTrue(LibCrypto.isAvailable(), "the bindings resolve their symbols in the library the loader chose");
+        assertEquals(OpenSSL.EVP_DigestInit_ex2$handle().type(), Sm3Calls.Evp.INIT.type());
+        assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), Sm3Calls.Evp.UPDATE.type());
+        assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), Sm3Calls.Evp.Ordinary.UPDATE.type());
+        assertEquals(OpenSSL.EVP_DigestFinal_ex$handle().type(), Sm3Calls.Evp.FINAL.type());
+        UnsatisfiedLinkError missing = assertThrows(UnsatisfiedLinkError.class,
+                () -> LibCrypto.downcall("EVP_NoSuchFunction", FunctionDescriptor.ofVoid()));
+        assertTrue(missing.getMessage().contains("EVP_NoSuchFunction"), missing.getMessage());
     }
 
     @Test
