@@ -5,23 +5,20 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_dup;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_new;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_set_params;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_final$address;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_final$descriptor;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_init;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_init$address;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_init$descriptor;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_update$address;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_update$descriptor;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_cleanse;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_MAC_PARAM_DIGEST;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_MAC_PARAM_PROPERTIES;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_end;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PARAM_construct_utf8_string;
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.github.sm3ffm.internal.openssl.ossl_param_st;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
@@ -62,18 +59,29 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
     /** Whether HMAC is computed here over the provider's SM3 functions; else by {@code EVP_MAC}. */
     private static final boolean DIRECT = DirectSm3.ENABLED;
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    // jextract cannot emit critical handles: these are linked here from its address and descriptor. Each is
-    // a static final read where it is invoked, so it is a constant however the JIT inlines (see Sm3Calls).
-    private static final MethodHandle UPDATE_CRITICAL = LINKER.downcallHandle(
-            EVP_MAC_update$address(), EVP_MAC_update$descriptor(), Linker.Option.critical(true));
-    private static final MethodHandle UPDATE_ORDINARY = LINKER.downcallHandle(
-            EVP_MAC_update$address(), EVP_MAC_update$descriptor());
-    // The key is read from its array in place.
-    private static final MethodHandle FINAL_CRITICAL = LINKER.downcallHandle(
-            EVP_MAC_final$address(), EVP_MAC_final$descriptor(), Linker.Option.critical(false));
-    private static final MethodHandle INIT_CRITICAL = LINKER.downcallHandle(
-            EVP_MAC_init$address(), EVP_MAC_init$descriptor(), Linker.Option.critical(true));
+    /** The EVP_MAC calls, linked only when HMAC goes through {@code EVP_MAC} (not on the direct path). */
+    static final class EvpMac {
+        // jextract cannot emit critical handles: these are linked here (see LibCrypto.downcall), their C types as
+        // in the bindings (a test compares them). Each is a static final read where it is invoked, so it is a
+        // constant however the JIT inlines (see Sm3Calls).
+        // int EVP_MAC_update(EVP_MAC_CTX *, const unsigned char *, size_t)
+        private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
+                JAVA_LONG);
+        static final MethodHandle UPDATE_CRITICAL = LibCrypto.downcall("EVP_MAC_update", UPDATE_DESCRIPTOR,
+                Linker.Option.critical(true));
+        // int EVP_MAC_final(EVP_MAC_CTX *, unsigned char *out, size_t *outl, size_t outsize)
+        static final MethodHandle FINAL_CRITICAL = LibCrypto.downcall("EVP_MAC_final",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(false));
+        // int EVP_MAC_init(EVP_MAC_CTX *, const unsigned char *key, size_t keylen, const OSSL_PARAM params[]);
+        // the key is read from its array in place.
+        static final MethodHandle INIT_CRITICAL = LibCrypto.downcall("EVP_MAC_init",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS), Linker.Option.critical(true));
+
+        // Linked on first use, as in DirectSm3: short-lived programs never feed native memory.
+        static final class Ordinary {
+            static final MethodHandle UPDATE = LibCrypto.downcall("EVP_MAC_update", UPDATE_DESCRIPTOR);
+        }
+    }
 
     private static final class Pool {
         // {"digest" = "SM3", end}: OpenSSL only reads it, so one array serves every context and thread.
@@ -358,7 +366,7 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
     private void initCritical(Context c, MemorySegment k) {
         int rc;
         try {
-            rc = (int) INIT_CRITICAL.invokeExact(c.ctx, k, k.byteSize(), MemorySegment.NULL);
+            rc = (int) EvpMac.INIT_CRITICAL.invokeExact(c.ctx, k, k.byteSize(), MemorySegment.NULL);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -384,7 +392,7 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
         }
         int rc;
         try {
-            rc = (int) FINAL_CRITICAL.invokeExact(c.ctx, c.staging, c.writtenLength, (long) DIGEST_LENGTH);
+            rc = (int) EvpMac.FINAL_CRITICAL.invokeExact(c.ctx, c.staging, c.writtenLength, (long) DIGEST_LENGTH);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -404,8 +412,8 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
         }
         int rc;
         try {
-            rc = critical ? (int) UPDATE_CRITICAL.invokeExact(c.ctx, data, len)
-                    : (int) UPDATE_ORDINARY.invokeExact(c.ctx, data, len);
+            rc = critical ? (int) EvpMac.UPDATE_CRITICAL.invokeExact(c.ctx, data, len)
+                    : (int) EvpMac.Ordinary.UPDATE.invokeExact(c.ctx, data, len);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }

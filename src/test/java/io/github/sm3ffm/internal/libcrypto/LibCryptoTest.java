@@ -40,6 +40,10 @@ class LibCryptoTest {
         assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), Sm3Calls.Evp.UPDATE.type());
         assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), Sm3Calls.Evp.Ordinary.UPDATE.type());
         assertEquals(OpenSSL.EVP_DigestFinal_ex$handle().type(), Sm3Calls.Evp.FINAL.type());
+        assertEquals(OpenSSL.EVP_MAC_init$handle().type(), NativeHmac.EvpMac.INIT_CRITICAL.type());
+        assertEquals(OpenSSL.EVP_MAC_update$handle().type(), NativeHmac.EvpMac.UPDATE_CRITICAL.type());
+        assertEquals(OpenSSL.EVP_MAC_update$handle().type(), NativeHmac.EvpMac.Ordinary.UPDATE.type());
+        assertEquals(OpenSSL.EVP_MAC_final$handle().type(), NativeHmac.EvpMac.FINAL_CRITICAL.type());
         UnsatisfiedLinkError missing = assertThrows(UnsatisfiedLinkError.class,
                 () -> LibCrypto.downcall("EVP_NoSuchFunction", FunctionDescriptor.ofVoid()));
         assertTrue(missing.getMessage().contains("EVP_NoSuchFunction"), missing.getMessage());
