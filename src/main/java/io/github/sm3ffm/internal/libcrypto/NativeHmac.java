@@ -319,16 +319,13 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
      * Absorbs K0 XOR ipad into {@code c.inner} and K0 XOR opad into {@code c.outer} (RFC 2104), K0 being
      * the key, or its SM3 digest (hashed on {@code c.ctx}) when it is longer than a block.
      */
-    private static void absorbPads(Context c, byte[] k) {
+    private void absorbPads(Context c, byte[] k) {
         byte[] pads = new byte[2 * BLOCK];
         try {
             if (k.length > BLOCK) {
                 DirectSm3.init(c.ctx);
-                MemorySegment whole = MemorySegment.ofArray(k);
-                for (int offset = 0; offset < k.length; offset += CRITICAL_CHUNK) {
-                    int n = Math.min(CRITICAL_CHUNK, k.length - offset);
-                    DirectSm3.update(c.ctx, whole.asSlice(offset, n), n);
-                }
+                // In place, not through the staging buffer, which would keep key bytes past the digest.
+                feedInPlace(c, k, 0, k.length);
                 DirectSm3.finalInto(c.ctx, c.staging, c.writtenLength);
                 c.checkWritten("SM3 final");
                 MemorySegment.copy(c.staging, JAVA_BYTE, 0, pads, 0, DIGEST_LENGTH);

@@ -86,7 +86,7 @@ public final class NativeSm3 extends NativeStream<NativeSm3.Context> {
     @Override
     void finalInto(Context c, byte[] out, int offset) {
         // Into the staging buffer, then copied, like pending bytes (see NativeStream).
-        SM3.finalInto(c.ctx, c);
+        SM3.finalInto(c);
         MemorySegment.copy(c.staging, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
     }
 

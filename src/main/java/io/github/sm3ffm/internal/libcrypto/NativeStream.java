@@ -420,7 +420,7 @@ public abstract class NativeStream<C extends PooledContext> {
     }
 
     // Straight from the array, in critical calls of at most CRITICAL_CHUNK bytes (each holds off GC).
-    private void feedInPlace(C c, byte[] bytes, int offset, int len) {
+    final void feedInPlace(C c, byte[] bytes, int offset, int len) {
         MemorySegment whole = MemorySegment.ofArray(bytes);
         for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
             int n = Math.min(CRITICAL_CHUNK, end - offset);

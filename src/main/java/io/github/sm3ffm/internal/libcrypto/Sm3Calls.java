@@ -46,8 +46,8 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
     /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
     abstract void updateNative(MemorySegment ctx, MemorySegment data, long len);
 
-    /** Finishes the message on {@code ctx} into the first 32 bytes of {@code c}'s staging buffer. */
-    abstract void finalInto(MemorySegment ctx, PooledContext c);
+    /** Finishes the message on {@code c}'s context into the first 32 bytes of its staging buffer. */
+    abstract void finalInto(PooledContext c);
 
     static final class Provider extends Sm3Calls {
         @Override
@@ -84,8 +84,8 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         }
 
         @Override
-        void finalInto(MemorySegment ctx, PooledContext c) {
-            DirectSm3.finalInto(ctx, c.staging, c.writtenLength);
+        void finalInto(PooledContext c) {
+            DirectSm3.finalInto(c.ctx, c.staging, c.writtenLength);
             c.checkWritten("SM3 final");
         }
     }
@@ -178,10 +178,10 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         }
 
         @Override
-        void finalInto(MemorySegment ctx, PooledContext c) {
+        void finalInto(PooledContext c) {
             int rc;
             try {
-                rc = (int) FINAL.invokeExact(ctx, c.staging, MemorySegment.NULL);
+                rc = (int) FINAL.invokeExact(c.ctx, c.staging, MemorySegment.NULL);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
