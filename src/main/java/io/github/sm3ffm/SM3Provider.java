@@ -2,10 +2,10 @@ package io.github.sm3ffm;
 
 import io.github.sm3ffm.internal.engines.HmacSM3;
 import io.github.sm3ffm.internal.engines.HmacSM3KeyGenerator;
-import io.github.sm3ffm.internal.engines.KdfEngine;
 import io.github.sm3ffm.internal.engines.KdfEngines;
 import io.github.sm3ffm.internal.engines.PBKDF2HmacSM3;
 import io.github.sm3ffm.internal.engines.SM3Digest;
+import io.github.sm3ffm.internal.engines.ServiceEntry;
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCrypto;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
@@ -16,6 +16,7 @@ import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidParameterException;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -85,21 +86,21 @@ public final class SM3Provider extends Provider {
      */
     public SM3Provider() {
         super(NAME, libraryVersion(), info());
-        putService(new NativeService(this, "MessageDigest", "SM3",
-                List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"), SM3Digest.class.getName(),
-                Algorithm.SM3, withoutParameters(SM3Digest::new)));
         List<String> hmacAliases = List.of("HMAC-SM3", "HMAC/SM3", "SM3HMac", "1.2.156.10197.1.401.2",
                 "OID.1.2.156.10197.1.401.2");
-        putService(new NativeService(this, "Mac", "HmacSM3", hmacAliases, HmacSM3.class.getName(),
-                Algorithm.HMAC_SM3, withoutParameters(HmacSM3::new)));
-        putService(new NativeService(this, "KeyGenerator", "HmacSM3", hmacAliases,
-                HmacSM3KeyGenerator.class.getName(), Algorithm.HMAC_SM3, withoutParameters(HmacSM3KeyGenerator::new)));
-        putService(new NativeService(this, "SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(),
-                PBKDF2HmacSM3.class.getName(), Algorithm.PBKDF2_HMAC_SM3, withoutParameters(PBKDF2HmacSM3::new)));
+        List<ServiceEntry> services = new ArrayList<>(List.of(
+                new ServiceEntry("MessageDigest", "SM3", List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"),
+                        SM3Digest.class.getName(), Algorithm.SM3, withoutParameters(SM3Digest::new)),
+                new ServiceEntry("Mac", "HmacSM3", hmacAliases, HmacSM3.class.getName(), Algorithm.HMAC_SM3,
+                        withoutParameters(HmacSM3::new)),
+                new ServiceEntry("KeyGenerator", "HmacSM3", hmacAliases, HmacSM3KeyGenerator.class.getName(),
+                        Algorithm.HMAC_SM3, withoutParameters(HmacSM3KeyGenerator::new)),
+                new ServiceEntry("SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(), PBKDF2HmacSM3.class.getName(),
+                        Algorithm.PBKDF2_HMAC_SM3, withoutParameters(PBKDF2HmacSM3::new))));
         // None before JDK 25, which brought javax.crypto.KDF.
-        for (KdfEngine kdf : KdfEngines.all()) {
-            putService(new NativeService(this, "KDF", kdf.name(), kdf.aliases(), kdf.className(), kdf.algorithm(),
-                    kdf.factory()));
+        services.addAll(KdfEngines.all());
+        for (ServiceEntry entry : services) {
+            putService(new NativeService(this, entry));
         }
     }
 
@@ -125,7 +126,7 @@ public final class SM3Provider extends Provider {
     private static String info() {
         StringBuilder services = new StringBuilder(
                 "SM3 MessageDigest, HmacSM3 Mac and KeyGenerator, PBKDF2WithHmacSM3 SecretKeyFactory");
-        for (KdfEngine kdf : KdfEngines.all()) {
+        for (ServiceEntry kdf : KdfEngines.all()) {
             services.append(", ").append(kdf.name()).append(" KDF");
         }
         try {
@@ -154,7 +155,7 @@ public final class SM3Provider extends Provider {
         Object create() throws LibCryptoUnavailableException;
     }
 
-    private static KdfEngine.Factory withoutParameters(Constructor constructor) {
+    private static ServiceEntry.EngineConstructor withoutParameters(Constructor constructor) {
         return parameter -> {
             if (parameter != null) {
                 throw new InvalidParameterException("constructorParameter not used with these engines");
@@ -168,21 +169,18 @@ public final class SM3Provider extends Provider {
      * directly (no reflection, so no {@code opens} is needed on the module path).
      */
     private static final class NativeService extends Service {
-        private final Algorithm algorithm;
-        private final KdfEngine.Factory factory;
+        private final ServiceEntry entry;
 
-        NativeService(Provider provider, String type, String name, List<String> aliases, String className,
-                      Algorithm algorithm, KdfEngine.Factory factory) {
-            super(provider, type, name, className, aliases, Map.of());
-            this.algorithm = algorithm;
-            this.factory = factory;
+        NativeService(Provider provider, ServiceEntry entry) {
+            super(provider, entry.type(), entry.name(), entry.className(), entry.aliases(), Map.of());
+            this.entry = entry;
         }
 
         @Override
         public Object newInstance(Object constructorParameter) throws NoSuchAlgorithmException {
             try {
-                algorithm.check();
-                return factory.create(constructorParameter);
+                entry.algorithm().check();
+                return entry.constructor().create(constructorParameter);
             } catch (LibCryptoUnavailableException e) {
                 throw new NoSuchAlgorithmException(
                         getAlgorithm() + " from " + NAME + " is unavailable: " + e.getMessage(), e);

@@ -11,7 +11,7 @@ public final class KdfEngines {
     }
 
     /** None before JDK 25. */
-    public static List<KdfEngine> all() {
+    public static List<ServiceEntry> all() {
         return List.of();
     }
 }

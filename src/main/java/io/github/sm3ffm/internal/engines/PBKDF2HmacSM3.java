@@ -1,7 +1,7 @@
 package io.github.sm3ffm.internal.engines;
 
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.NativeKdf;
+import io.github.sm3ffm.internal.libcrypto.NativePbkdf2;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,16 +16,16 @@ import javax.crypto.spec.PBEKeySpec;
 
 /**
  * {@code SecretKeyFactory} "PBKDF2WithHmacSM3": PBKDF2 (RFC 8018) with HMAC-SM3 as its PRF, all
- * iterations in one call to OpenSSL's {@code EVP_KDF} "PBKDF2" (see {@link NativeKdf}). What it
+ * iterations in one call to OpenSSL's {@code EVP_KDF} "PBKDF2" (see {@link NativePbkdf2}). What it
  * accepts and refuses, and with which exception, follows the JDK's {@code PBKDF2WithHmacSHA256}
  * ({@code com.sun.crypto.provider.PBKDF2Core} and {@code PBKDF2KeyImpl}) call for call, and so does the
  * password's encoding (UTF-8, unpaired surrogates as '?').
  */
 public final class PBKDF2HmacSM3 extends SecretKeyFactorySpi {
-    private final NativeKdf kdf;
+    private final NativePbkdf2 kdf;
 
     public PBKDF2HmacSM3() throws LibCryptoUnavailableException {
-        this.kdf = NativeKdf.pbkdf2();
+        this.kdf = NativePbkdf2.create();
     }
 
     @Override
@@ -109,7 +109,7 @@ public final class PBKDF2HmacSM3 extends SecretKeyFactorySpi {
                 throw new InvalidKeySpecException("Key length is negative");
             }
             // Whole bytes only, as the JDK does: 1..7 bits give an empty key.
-            key = kdf.pbkdf2(passwordBytes, salt, iterations, bits / 8);
+            key = kdf.derive(passwordBytes, salt, iterations, bits / 8);
             return new PBKDF2HmacSM3Key(password, salt, iterations, key);
         } finally {
             Arrays.fill(passwordBytes, (byte) 0);

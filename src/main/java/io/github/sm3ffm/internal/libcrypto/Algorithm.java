@@ -110,8 +110,8 @@ public enum Algorithm {
         byte[] abc = {'a', 'b', 'c'};
         byte[] abcd16 = "abcd".repeat(16).getBytes(StandardCharsets.US_ASCII);
         NativeSm3 sm3 = NativeSm3.create();
-        byte[] first = new byte[NativeSm3.DIGEST_LENGTH];
-        byte[] second = new byte[NativeSm3.DIGEST_LENGTH];
+        byte[] first = new byte[Sm3Sizes.DIGEST_LENGTH];
+        byte[] second = new byte[Sm3Sizes.DIGEST_LENGTH];
         sm3.update(abc, 0, abc.length);
         sm3.finish(first, 0);
         sm3.update(ByteBuffer.wrap(abcd16).asReadOnlyBuffer());
@@ -132,8 +132,8 @@ public enum Algorithm {
         byte[] message2 = new byte[50];
         Arrays.fill(message2, (byte) 0xcd);
         NativeHmac mac = NativeHmac.create();
-        byte[] first = new byte[NativeSm3.DIGEST_LENGTH];
-        byte[] second = new byte[NativeSm3.DIGEST_LENGTH];
+        byte[] first = new byte[Sm3Sizes.DIGEST_LENGTH];
+        byte[] second = new byte[Sm3Sizes.DIGEST_LENGTH];
         mac.init(key1);
         mac.update(message1, 0, message1.length);
         mac.finish(first, 0);
@@ -155,20 +155,20 @@ public enum Algorithm {
         byte[] password = "password".getBytes(StandardCharsets.US_ASCII);
         byte[] salt = "salt".getBytes(StandardCharsets.US_ASCII);
         int length = 40;
-        byte[] derived = NativeKdf.pbkdf2().pbkdf2(password, salt, 2, length);
+        byte[] derived = NativePbkdf2.create().derive(password, salt, 2, length);
         NativeHmac prf = NativeHmac.create();
         prf.init(password);
         byte[] expected = new byte[length];
-        byte[] u1 = new byte[NativeSm3.DIGEST_LENGTH];
-        byte[] u2 = new byte[NativeSm3.DIGEST_LENGTH];
-        for (int block = 1; (block - 1) * NativeSm3.DIGEST_LENGTH < length; block++) {
+        byte[] u1 = new byte[Sm3Sizes.DIGEST_LENGTH];
+        byte[] u2 = new byte[Sm3Sizes.DIGEST_LENGTH];
+        for (int block = 1; (block - 1) * Sm3Sizes.DIGEST_LENGTH < length; block++) {
             prf.update(salt, 0, salt.length);
             prf.update(new byte[] {0, 0, 0, (byte) block}, 0, 4);
             prf.finish(u1, 0);
             prf.update(u1, 0, u1.length);
             prf.finish(u2, 0);
-            int offset = (block - 1) * NativeSm3.DIGEST_LENGTH;
-            for (int i = 0; i < NativeSm3.DIGEST_LENGTH && offset + i < length; i++) {
+            int offset = (block - 1) * Sm3Sizes.DIGEST_LENGTH;
+            for (int i = 0; i < Sm3Sizes.DIGEST_LENGTH && offset + i < length; i++) {
                 expected[offset + i] = (byte) (u1[i] ^ u2[i]);
             }
         }
@@ -187,7 +187,7 @@ public enum Algorithm {
         byte[] info = HEX.parseHex("f0f1f2f3f4f5f6f7f8f9");
         String okm = "c69fe91b7aaee2dd5718d72dcaee0cce93f1b8e41f792da51261b6a517e68b36ed2c595572b01dfa359b";
         NativeHkdf hkdf = NativeHkdf.create();
-        byte[] prk = hkdf.derive(NativeHkdf.Mode.EXTRACT, ikm, salt, new byte[0], NativeSm3.DIGEST_LENGTH);
+        byte[] prk = hkdf.derive(NativeHkdf.Mode.EXTRACT, ikm, salt, new byte[0], Sm3Sizes.DIGEST_LENGTH);
         return differs("extract", prk, "e0d6f7b0bd056327b7659f1f39ad850561fbcf4fb10fb58e88eafa55cf7cd01e",
                 "expand", hkdf.derive(NativeHkdf.Mode.EXPAND, prk, new byte[0], info, 42), okm,
                 "extract then expand", hkdf.derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
@@ -203,7 +203,7 @@ public enum Algorithm {
         byte[] info = {'s', 'm', '3'};
         byte[] expected = new byte[40];
         NativeSm3 sm3 = NativeSm3.create();
-        byte[] block = new byte[NativeSm3.DIGEST_LENGTH];
+        byte[] block = new byte[Sm3Sizes.DIGEST_LENGTH];
         for (int counter = 1; counter <= 2; counter++) {
             sm3.update(z, 0, z.length);
             sm3.update(new byte[] {0, 0, 0, (byte) counter}, 0, 4);

@@ -178,7 +178,7 @@ final class DirectSm3 {
     static void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
         int rc;
         try {
-            rc = (int) FINAL.invokeExact(ctx, out, outl, (long) NativeSm3.DIGEST_LENGTH);
+            rc = (int) FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -300,13 +300,13 @@ final class DirectSm3 {
             }
             try {
                 MemorySegment in = arena.allocateFrom("abc");
-                MemorySegment out = arena.allocate(NativeSm3.DIGEST_LENGTH);
+                MemorySegment out = arena.allocate(Sm3Sizes.DIGEST_LENGTH);
                 MemorySegment outl = arena.allocate(JAVA_LONG);
                 int rc = (int) INIT.invokeExact(ctx, MemorySegment.NULL);
                 rc &= (int) UPDATE.invokeExact(ctx, in, 3L);
-                rc &= (int) FINAL.invokeExact(ctx, out, outl, (long) NativeSm3.DIGEST_LENGTH);
+                rc &= (int) FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH);
                 String digest = HexFormat.of().formatHex(out.toArray(JAVA_BYTE));
-                if (rc != 1 || outl.get(JAVA_LONG, 0) != NativeSm3.DIGEST_LENGTH
+                if (rc != 1 || outl.get(JAVA_LONG, 0) != Sm3Sizes.DIGEST_LENGTH
                         || !digest.equals("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0")) {
                     return "the provider's SM3 functions gave SM3(\"abc\") = " + digest;
                 }

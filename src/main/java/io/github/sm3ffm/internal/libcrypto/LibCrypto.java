@@ -348,7 +348,7 @@ public final class LibCrypto {
                     null);
         }
         int size = EVP_MD_get_size(md);
-        if (size != NativeSm3.DIGEST_LENGTH) {
+        if (size != Sm3Sizes.DIGEST_LENGTH) {
             EVP_MD_free(md);
             throw new LibCryptoUnavailableException(where + " gave an SM3 with a " + size + "-byte digest", null);
         }

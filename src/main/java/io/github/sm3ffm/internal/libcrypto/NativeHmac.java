@@ -1,6 +1,7 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.libcrypto.NativeSm3.DIGEST_LENGTH;
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.BLOCK_SIZE;
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_dup;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_CTX_new;
@@ -54,8 +55,6 @@ import java.util.Arrays;
  * or freed (freeing clears them).
  */
 public final class NativeHmac extends NativeStream<NativeHmac.Context> {
-    /** SM3's block, the length of HMAC's pads. */
-    private static final int BLOCK = 64;
     /** Whether HMAC is computed here over the provider's SM3 functions; else by {@code EVP_MAC}. */
     private static final boolean DIRECT = DirectSm3.ENABLED;
 
@@ -320,9 +319,9 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
      * the key, or its SM3 digest (hashed on {@code c.ctx}) when it is longer than a block.
      */
     private void absorbPads(Context c, byte[] k) {
-        byte[] pads = new byte[2 * BLOCK];
+        byte[] pads = new byte[2 * BLOCK_SIZE];
         try {
-            if (k.length > BLOCK) {
+            if (k.length > BLOCK_SIZE) {
                 DirectSm3.init(c.ctx);
                 // In place, not through the staging buffer, which would keep key bytes past the digest.
                 feedInPlace(c, k, 0, k.length);
@@ -332,15 +331,15 @@ public final class NativeHmac extends NativeStream<NativeHmac.Context> {
             } else {
                 System.arraycopy(k, 0, pads, 0, k.length);
             }
-            for (int i = 0; i < BLOCK; i++) {
-                pads[BLOCK + i] = (byte) (pads[i] ^ 0x5c);
+            for (int i = 0; i < BLOCK_SIZE; i++) {
+                pads[BLOCK_SIZE + i] = (byte) (pads[i] ^ 0x5c);
                 pads[i] ^= 0x36;
             }
             MemorySegment both = MemorySegment.ofArray(pads);
             DirectSm3.init(c.inner);
-            DirectSm3.update(c.inner, both, BLOCK);
+            DirectSm3.update(c.inner, both, BLOCK_SIZE);
             DirectSm3.init(c.outer);
-            DirectSm3.update(c.outer, both.asSlice(BLOCK, BLOCK), BLOCK);
+            DirectSm3.update(c.outer, both.asSlice(BLOCK_SIZE, BLOCK_SIZE), BLOCK_SIZE);
         } finally {
             Arrays.fill(pads, (byte) 0);
             c.staging.asSlice(0, DIGEST_LENGTH).fill((byte) 0);

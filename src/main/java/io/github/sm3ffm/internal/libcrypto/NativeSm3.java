@@ -1,5 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.MemorySegment;
@@ -10,9 +11,6 @@ import java.lang.foreign.MemorySegment;
  * {@link Sm3Calls#SELECTED} says once for the JVM's life. This is what the {@code MessageDigest} engine calls.
  */
 public final class NativeSm3 extends NativeStream<NativeSm3.Context> {
-    /** Bytes in an SM3 digest (GB/T 32905-2016), and so in an HMAC-SM3. */
-    public static final int DIGEST_LENGTH = 32;
-
     private static final Sm3Calls SM3 = Sm3Calls.SELECTED;
 
     /** Contexts for the {@code EVP_MD} that the loader fetched once; created on first use of SM3. */

@@ -171,7 +171,7 @@ public abstract class NativeStream<C extends PooledContext> {
 
     /** Finishes the message and readies the stream for a new one. */
     public final byte[] finish() {
-        byte[] out = new byte[NativeSm3.DIGEST_LENGTH];
+        byte[] out = new byte[Sm3Sizes.DIGEST_LENGTH];
         finish(out, 0);
         return out;
     }

@@ -1,6 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.libcrypto.NativeSm3.DIGEST_LENGTH;
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
 import java.util.Arrays;
 

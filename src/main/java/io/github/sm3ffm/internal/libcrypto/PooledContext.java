@@ -38,21 +38,21 @@ public abstract class PooledContext {
     PooledContext(MemorySegment ctx, MemorySegment staging) {
         this.ctx = ctx;
         this.staging = staging;
-        this.writtenLength = staging.asSlice(NativeSm3.DIGEST_LENGTH, JAVA_LONG.byteSize());
+        this.writtenLength = staging.asSlice(Sm3Sizes.DIGEST_LENGTH, JAVA_LONG.byteSize());
         ALL.add(this);
     }
 
     /** Copies the output that {@code call} wrote into staging and reported in {@link #writtenLength}. */
     final void copyOutput(byte[] out, int offset, String call) {
         checkWritten(call);
-        MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, NativeSm3.DIGEST_LENGTH);
+        MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, Sm3Sizes.DIGEST_LENGTH);
     }
 
     /** Throws unless {@code call} reported a whole digest in {@link #writtenLength}. */
     final void checkWritten(String call) {
         long n = writtenLength.get(JAVA_LONG, 0);
-        if (n != NativeSm3.DIGEST_LENGTH) {
-            throw new ProviderException(call + " wrote " + n + " bytes, not " + NativeSm3.DIGEST_LENGTH);
+        if (n != Sm3Sizes.DIGEST_LENGTH) {
+            throw new ProviderException(call + " wrote " + n + " bytes, not " + Sm3Sizes.DIGEST_LENGTH);
         }
     }
 

@@ -14,11 +14,11 @@ public final class KdfEngines {
     }
 
     /** HKDF-SM3 and X963KDF-SM3 (alias SM2KDF). */
-    public static List<KdfEngine> all() {
+    public static List<ServiceEntry> all() {
         return List.of(
-                new KdfEngine("HKDF-SM3", List.of(), HkdfSM3.class.getName(), Algorithm.HKDF_SM3,
+                new ServiceEntry("KDF", "HKDF-SM3", List.of(), HkdfSM3.class.getName(), Algorithm.HKDF_SM3,
                         p -> new HkdfSM3((KDFParameters) p)),
-                new KdfEngine("X963KDF-SM3", List.of("SM2KDF"), X963KdfSM3.class.getName(), Algorithm.X963KDF_SM3,
+                new ServiceEntry("KDF", "X963KDF-SM3", List.of("SM2KDF"), X963KdfSM3.class.getName(), Algorithm.X963KDF_SM3,
                         p -> new X963KdfSM3((KDFParameters) p)));
     }
 }

@@ -49,32 +49,32 @@ public final class DerivationScrubProbe {
         System.out.println("staging=" + (zero ? "zero" : "dirty"));
         if (!hkdf) {
             // Finished as it is, the state hashes nothing: no message is left in it.
-            byte[] out = new byte[NativeSm3.DIGEST_LENGTH];
+            byte[] out = new byte[Sm3Sizes.DIGEST_LENGTH];
             NativeSm3.create().finalInto((NativeSm3.Context) c, out, 0);
             System.out.println("state=" + HEX.formatHex(out));
             return;
         }
         NativeHmac.Context mac = (NativeHmac.Context) c;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(NativeSm3.DIGEST_LENGTH + JAVA_LONG.byteSize());
-            MemorySegment written = out.asSlice(NativeSm3.DIGEST_LENGTH);
+            MemorySegment out = arena.allocate(Sm3Sizes.DIGEST_LENGTH + JAVA_LONG.byteSize());
+            MemorySegment written = out.asSlice(Sm3Sizes.DIGEST_LENGTH);
             if (DirectSm3.ENABLED) {
                 // Each state, finished as it is, hashes nothing: no pad and no message is left in it.
                 for (MemorySegment state : new MemorySegment[] {mac.ctx, mac.inner, mac.outer}) {
                     MemorySegment copy = DirectSm3.dup(state);
                     DirectSm3.finalInto(copy, out, written);
                     DirectSm3.free(copy);
-                    System.out.println("state=" + HEX.formatHex(out.asSlice(0, NativeSm3.DIGEST_LENGTH).toArray(JAVA_BYTE)));
+                    System.out.println("state=" + HEX.formatHex(out.asSlice(0, Sm3Sizes.DIGEST_LENGTH).toArray(JAVA_BYTE)));
                 }
                 return;
             }
             // Restarted with the key it holds, the context gives the MAC of the empty message under that key.
             OpenSSLErrors.check(EVP_MAC_init(mac.ctx, MemorySegment.NULL, 0, MemorySegment.NULL), "EVP_MAC_init");
-            OpenSSLErrors.check(EVP_MAC_final(mac.ctx, out, written, NativeSm3.DIGEST_LENGTH), "EVP_MAC_final");
-            byte[] got = out.asSlice(0, NativeSm3.DIGEST_LENGTH).toArray(JAVA_BYTE);
+            OpenSSLErrors.check(EVP_MAC_final(mac.ctx, out, written, Sm3Sizes.DIGEST_LENGTH), "EVP_MAC_final");
+            byte[] got = out.asSlice(0, Sm3Sizes.DIGEST_LENGTH).toArray(JAVA_BYTE);
             HMac empty = new HMac(new SM3Digest());
             empty.init(new KeyParameter(new byte[0]));
-            byte[] expected = new byte[NativeSm3.DIGEST_LENGTH];
+            byte[] expected = new byte[Sm3Sizes.DIGEST_LENGTH];
             empty.doFinal(expected, 0);
             System.out.println("key=" + (Arrays.equals(got, expected) ? "empty" : HEX.formatHex(got)));
         }

@@ -35,76 +35,68 @@ import java.util.List;
  * copies of the inputs. Every copy of a secret (the password) and the derived bytes are cleansed before
  * their memory is freed, and OpenSSL clears its own copies when the context goes.
  */
-public final class NativeKdf {
+public final class NativePbkdf2 {
     private final MemorySegment kdf;
     /**
      * A context with the digest (and the property query) set, copied for each derivation, never freed; NULL
-     * where the provider cannot copy its contexts.
+     * where the provider cannot copy its contexts. Setting the digest fetches it by name, which costs as much
+     * as a short derivation; a copy of a context that has it costs a reference count.
      */
-    private final MemorySegment template;
+    private final MemorySegment digestSet;
 
-    private NativeKdf(MemorySegment kdf, MemorySegment template) {
+    private NativePbkdf2(MemorySegment kdf, MemorySegment digestSet) {
         this.kdf = kdf;
-        this.template = template;
+        this.digestSet = digestSet;
     }
 
-    private static final class Pbkdf2 {
-        static final Template TEMPLATE = template("PBKDF2", LibCrypto::pbkdf2);
+    private static final class Holder {
+        static final NativePbkdf2 INSTANCE;
+        static final LibCryptoUnavailableException ERROR;
+
+        static {
+            NativePbkdf2 made = null;
+            LibCryptoUnavailableException error = null;
+            try {
+                made = setUp(LibCrypto.pbkdf2());
+            } catch (LibCryptoUnavailableException e) {
+                error = e;
+            } catch (RuntimeException e) {
+                error = new LibCryptoUnavailableException("PBKDF2 with SM3 cannot be set up: " + e.getMessage(), e);
+            }
+            INSTANCE = made;
+            ERROR = error;
+        }
     }
 
     /** PBKDF2 with HMAC-SM3, or why libcrypto cannot give it. */
-    public static NativeKdf pbkdf2() throws LibCryptoUnavailableException {
-        return Pbkdf2.TEMPLATE.get();
-    }
-
-    private interface Fetch {
-        MemorySegment kdf() throws LibCryptoUnavailableException;
-    }
-
-    /** A context with the digest set, or why there is none; made once, never freed. */
-    private record Template(NativeKdf kdf, LibCryptoUnavailableException error) {
-        NativeKdf get() throws LibCryptoUnavailableException {
-            if (error != null) {
-                throw error;
-            }
-            return kdf;
+    public static NativePbkdf2 create() throws LibCryptoUnavailableException {
+        if (Holder.ERROR != null) {
+            throw Holder.ERROR;
         }
+        return Holder.INSTANCE;
     }
 
-    /**
-     * Setting the digest fetches it by name, which costs as much as a short derivation; a copy of a context
-     * that has it costs a reference count, where the provider can copy. Never throws: a class whose
-     * initialiser fails is unusable for the JVM's life.
-     */
-    private static Template template(String name, Fetch fetch) {
-        try {
-            MemorySegment kdf = fetch.kdf();
-            MemorySegment ctx = newContext(kdf);
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment array = ossl_param_st.allocateArray(3, arena);
-                SegmentAllocator next = SegmentAllocator.slicingAllocator(array);
-                digest(next, arena);
-                OSSL_PARAM_construct_end(next);
-                if (EVP_KDF_CTX_set_params(ctx, array) != 1) {
-                    ProviderException e = OpenSSLErrors.failure("EVP_KDF_CTX_set_params(digest=SM3)");
-                    EVP_KDF_CTX_free(ctx);
-                    throw e;
-                }
-            }
-            MemorySegment copy = EVP_KDF_CTX_dup(ctx);
-            if (copy.equals(MemorySegment.NULL)) {
-                OpenSSLErrors.drain();
+    private static NativePbkdf2 setUp(MemorySegment kdf) {
+        MemorySegment ctx = newContext(kdf);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment array = ossl_param_st.allocateArray(3, arena);
+            SegmentAllocator next = SegmentAllocator.slicingAllocator(array);
+            digest(next, arena);
+            OSSL_PARAM_construct_end(next);
+            if (EVP_KDF_CTX_set_params(ctx, array) != 1) {
+                ProviderException e = OpenSSLErrors.failure("EVP_KDF_CTX_set_params(digest=SM3)");
                 EVP_KDF_CTX_free(ctx);
-                return new Template(new NativeKdf(kdf, MemorySegment.NULL), null);
+                throw e;
             }
-            EVP_KDF_CTX_free(copy);
-            return new Template(new NativeKdf(kdf, ctx), null);
-        } catch (LibCryptoUnavailableException e) {
-            return new Template(null, e);
-        } catch (RuntimeException e) {
-            return new Template(null, new LibCryptoUnavailableException(name + " with SM3 cannot be set up: "
-                    + e.getMessage(), e));
         }
+        MemorySegment copy = EVP_KDF_CTX_dup(ctx);
+        if (copy.equals(MemorySegment.NULL)) {
+            OpenSSLErrors.drain();
+            EVP_KDF_CTX_free(ctx);
+            return new NativePbkdf2(kdf, MemorySegment.NULL);
+        }
+        EVP_KDF_CTX_free(copy);
+        return new NativePbkdf2(kdf, ctx);
     }
 
     private static MemorySegment newContext(MemorySegment kdf) {
@@ -131,7 +123,7 @@ public final class NativeKdf {
      * OpenSSL's SP 800-132 lower bounds (16-byte salt, 1000 iterations, 14-byte key) are switched off
      * ("pkcs5" = 1) because PKCS #5 and the JDK accept less.
      */
-    public byte[] pbkdf2(byte[] password, byte[] salt, int iterations, int length) {
+    public byte[] derive(byte[] password, byte[] salt, int iterations, int length) {
         if (length == 0) {
             return new byte[0];
         }
@@ -172,10 +164,10 @@ public final class NativeKdf {
             add(next -> OSSL_PARAM_construct_octet_string(next, name, copy, value.length));
         }
 
-        byte[] derive(NativeKdf kdf, int length) {
+        byte[] derive(NativePbkdf2 kdf, int length) {
             MemorySegment out = arena.allocate(Math.max(1, length));
             secrets.add(out);
-            boolean copy = !kdf.template.equals(MemorySegment.NULL);
+            boolean copy = !kdf.digestSet.equals(MemorySegment.NULL);
             MemorySegment array = ossl_param_st.allocateArray(params.size() + 3, arena);
             SegmentAllocator next = SegmentAllocator.slicingAllocator(array);
             if (!copy) {
@@ -185,7 +177,7 @@ public final class NativeKdf {
                 p.construct(next);
             }
             OSSL_PARAM_construct_end(next);
-            MemorySegment ctx = copy ? EVP_KDF_CTX_dup(kdf.template) : newContext(kdf.kdf);
+            MemorySegment ctx = copy ? EVP_KDF_CTX_dup(kdf.digestSet) : newContext(kdf.kdf);
             if (ctx.equals(MemorySegment.NULL)) {
                 throw OpenSSLErrors.failure("EVP_KDF_CTX_dup");
             }
