@@ -2,6 +2,7 @@ package io.github.sm3ffm.internal.engines;
 
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
+import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import io.github.sm3ffm.internal.libcrypto.NativeHmac;
 import java.nio.ByteBuffer;
@@ -14,9 +15,9 @@ import javax.crypto.MacSpi;
 import javax.crypto.SecretKey;
 
 /**
- * HMAC-SM3 (GM/T 0042-2015, RFC 2104 over SM3) as a {@link MacSpi}, computed over the SM3 functions of
- * OpenSSL's provider where the facade may call them directly, else by OpenSSL's {@code EVP_MAC} "HMAC" with
- * the digest parameter "SM3" (the facade's {@code NativeHmac} says how, docs/design.md why).
+ * HMAC-SM3 (GM/T 0042-2015, RFC 2104 over SM3) as a {@link MacSpi}, computed by the facade's own RFC 2104
+ * over the SM3 calls it chose once: the functions of OpenSSL's provider where it may call them directly, else
+ * {@code EVP_MD_CTX}s (the facade's {@code HmacContext} says how, docs/design.md why).
  *
  * <p>Input takes the same paths as {@link SM3Digest} (see the facade's {@code NativeStream}): a new {@code Mac}
  * holds no native memory, a short message is computed at {@code doFinal()} on a pooled context borrowed
@@ -31,7 +32,7 @@ public final class HmacSM3 extends MacSpi implements Cloneable {
     private NativeHmac nat;
 
     public HmacSM3() throws LibCryptoUnavailableException {
-        nat = NativeHmac.create();
+        nat = Algorithm.hmacStream();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.github.sm3ffm.internal.engines;
 
+import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import io.github.sm3ffm.internal.libcrypto.NativePbkdf2;
 import java.nio.ByteBuffer;
@@ -25,7 +26,7 @@ public final class PBKDF2HmacSM3 extends SecretKeyFactorySpi {
     private final NativePbkdf2 kdf;
 
     public PBKDF2HmacSM3() throws LibCryptoUnavailableException {
-        this.kdf = NativePbkdf2.create();
+        this.kdf = Algorithm.pbkdf2();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.github.sm3ffm.internal.engines;
 
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
+import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import io.github.sm3ffm.internal.libcrypto.NativeSm3;
 import java.nio.ByteBuffer;
@@ -23,7 +24,7 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
     private NativeSm3 nat;
 
     public SM3Digest() throws LibCryptoUnavailableException {
-        nat = NativeSm3.create();
+        nat = Algorithm.sm3Stream();
     }
 
     @Override

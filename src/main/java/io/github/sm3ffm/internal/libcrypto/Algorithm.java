@@ -8,9 +8,14 @@ import java.util.Optional;
 
 /**
  * The algorithms this library computes, and the one place that decides whether each can be handed out:
- * what libcrypto gives (the loader's outcome and the fetch) and a known-answer self-test through the same
+ * what libcrypto gives (the loader's outcome and the fetches) and a known-answer self-test through the same
  * native paths the engines use, run once, before the first instance. An algorithm built on another is
  * usable only when that one is.
+ *
+ * <p>It is also the only way to the facade's streams and KDFs ({@link #sm3Stream()}, {@link #hmacStream()},
+ * {@link #pbkdf2()}, {@link #hkdf()}, {@link #x963Kdf()}): each checks its algorithm first, so no engine
+ * reaches native code before the self-test has passed, and nothing after the gate has a reason to fail
+ * for want of libcrypto.
  */
 public enum Algorithm {
     /** SM3, GB/T 32905-2016. */
@@ -33,7 +38,8 @@ public enum Algorithm {
         @Override
         String selfTest() throws LibCryptoUnavailableException {
             HMAC_SM3.check();
-            return pbkdf2SelfTest();
+            pbkdf2 = NativePbkdf2.fetch();
+            return pbkdf2SelfTest(pbkdf2);
         }
     },
     /** HKDF (RFC 5869) with HMAC-SM3; a KDF service from JDK 25 on. */
@@ -54,6 +60,8 @@ public enum Algorithm {
     };
 
     private static final HexFormat HEX = HexFormat.of();
+    /** PBKDF2 fetched with its digest set, by its self-test; read only once that has passed. */
+    private static volatile NativePbkdf2 pbkdf2;
 
     private final String displayName;
     /** Empty when usable, else why not; null until decided. */
@@ -85,6 +93,36 @@ public enum Algorithm {
         }
     }
 
+    /** A stream for a new SM3 message, for the {@code MessageDigest} engine. */
+    public static NativeSm3 sm3Stream() throws LibCryptoUnavailableException {
+        SM3.check();
+        return new NativeSm3();
+    }
+
+    /** A stream that needs a key next, for the {@code Mac} engine. */
+    public static NativeHmac hmacStream() throws LibCryptoUnavailableException {
+        HMAC_SM3.check();
+        return new NativeHmac();
+    }
+
+    /** PBKDF2 with HMAC-SM3. */
+    public static NativePbkdf2 pbkdf2() throws LibCryptoUnavailableException {
+        PBKDF2_HMAC_SM3.check();
+        return pbkdf2;
+    }
+
+    /** HKDF with HMAC-SM3. */
+    public static NativeHkdf hkdf() throws LibCryptoUnavailableException {
+        HKDF_SM3.check();
+        return NativeHkdf.INSTANCE;
+    }
+
+    /** The X9.63 KDF with SM3. */
+    public static NativeX963Kdf x963Kdf() throws LibCryptoUnavailableException {
+        X963KDF_SM3.check();
+        return NativeX963Kdf.INSTANCE;
+    }
+
     private LibCryptoUnavailableException decide() {
         Optional<LibCryptoUnavailableException> loading = LibCrypto.loadingError();
         if (loading.isPresent()) {
@@ -106,10 +144,10 @@ public enum Algorithm {
     abstract String selfTest() throws LibCryptoUnavailableException;
 
     /** The two GB/T 32905-2016 examples, the second through a read-only buffer (copied, not in place). */
-    private static String sm3SelfTest() throws LibCryptoUnavailableException {
+    private static String sm3SelfTest() {
         byte[] abc = {'a', 'b', 'c'};
         byte[] abcd16 = "abcd".repeat(16).getBytes(StandardCharsets.US_ASCII);
-        NativeSm3 sm3 = NativeSm3.create();
+        NativeSm3 sm3 = new NativeSm3();
         byte[] first = new byte[Sm3Sizes.DIGEST_LENGTH];
         byte[] second = new byte[Sm3Sizes.DIGEST_LENGTH];
         sm3.update(abc, 0, abc.length);
@@ -121,7 +159,7 @@ public enum Algorithm {
     }
 
     /** The two GM/T 0042-2015 Appendix D.3 examples: a key, a new key, and a restart with that key. */
-    private static String hmacSelfTest() throws LibCryptoUnavailableException {
+    private static String hmacSelfTest() {
         byte[] key2 = new byte[37];
         for (int i = 0; i < key2.length; i++) {
             key2[i] = (byte) (i + 1);
@@ -131,7 +169,7 @@ public enum Algorithm {
                 .getBytes(StandardCharsets.US_ASCII);
         byte[] message2 = new byte[50];
         Arrays.fill(message2, (byte) 0xcd);
-        NativeHmac mac = NativeHmac.create();
+        NativeHmac mac = new NativeHmac();
         byte[] first = new byte[Sm3Sizes.DIGEST_LENGTH];
         byte[] second = new byte[Sm3Sizes.DIGEST_LENGTH];
         mac.init(key1);
@@ -151,12 +189,12 @@ public enum Algorithm {
      * definition in RFC 8018 section 5.2 from HMAC-SM3, which has passed its own test. A PBKDF2 that
      * ignored the digest parameter, or the block counter, would disagree.
      */
-    private static String pbkdf2SelfTest() throws LibCryptoUnavailableException {
+    private static String pbkdf2SelfTest(NativePbkdf2 kdf) {
         byte[] password = "password".getBytes(StandardCharsets.US_ASCII);
         byte[] salt = "salt".getBytes(StandardCharsets.US_ASCII);
         int length = 40;
-        byte[] derived = NativePbkdf2.create().derive(password, salt, 2, length);
-        NativeHmac prf = NativeHmac.create();
+        byte[] derived = kdf.derive(password, salt, 2, length);
+        NativeHmac prf = new NativeHmac();
         prf.init(password);
         byte[] expected = new byte[length];
         byte[] u1 = new byte[Sm3Sizes.DIGEST_LENGTH];
@@ -180,13 +218,13 @@ public enum Algorithm {
      * RFC 5869's test case 1 inputs with SM3, whose PRK and OKM GmSSL publishes (tests/hkdftest.c), in each
      * of the three modes: a mode ignored, or a salt or info dropped, would disagree.
      */
-    private static String hkdfSelfTest() throws LibCryptoUnavailableException {
+    private static String hkdfSelfTest() {
         byte[] ikm = new byte[22];
         Arrays.fill(ikm, (byte) 0x0b);
         byte[] salt = HEX.parseHex("000102030405060708090a0b0c");
         byte[] info = HEX.parseHex("f0f1f2f3f4f5f6f7f8f9");
         String okm = "c69fe91b7aaee2dd5718d72dcaee0cce93f1b8e41f792da51261b6a517e68b36ed2c595572b01dfa359b";
-        NativeHkdf hkdf = NativeHkdf.create();
+        NativeHkdf hkdf = NativeHkdf.INSTANCE;
         byte[] prk = hkdf.derive(NativeHkdf.Mode.EXTRACT, ikm, salt, new byte[0], Sm3Sizes.DIGEST_LENGTH);
         return differs("extract", prk, "e0d6f7b0bd056327b7659f1f39ad850561fbcf4fb10fb58e88eafa55cf7cd01e",
                 "expand", hkdf.derive(NativeHkdf.Mode.EXPAND, prk, new byte[0], info, 42), okm,
@@ -194,15 +232,15 @@ public enum Algorithm {
     }
 
     /** GM/T 0003.4-2012 Annex A.2 example 2, step A5 (t = KDF(x2 || y2, 152)); then with a SharedInfo. */
-    private static String x963SelfTest() throws LibCryptoUnavailableException {
+    private static String x963SelfTest() {
         byte[] z = HEX.parseHex("64d20d27d0632957f8028c1e024f6b02edf23102a566c932ae8bd613a8e865fe"
                 + "58d225eca784ae300a81a2d48281a828e1cedf11c4219099840265375077bf78");
-        NativeX963Kdf x963 = NativeX963Kdf.create();
+        NativeX963Kdf x963 = NativeX963Kdf.INSTANCE;
         byte[] t = x963.derive(z, new byte[0], 19);
         // Two counter blocks over Z || counter || info, by SM3 itself, which has passed its own test.
         byte[] info = {'s', 'm', '3'};
         byte[] expected = new byte[40];
-        NativeSm3 sm3 = NativeSm3.create();
+        NativeSm3 sm3 = new NativeSm3();
         byte[] block = new byte[Sm3Sizes.DIGEST_LENGTH];
         for (int counter = 1; counter <= 2; counter++) {
             sm3.update(z, 0, z.length);

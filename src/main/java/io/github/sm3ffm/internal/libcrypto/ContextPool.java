@@ -9,15 +9,18 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * Native contexts of one kind, lent to engines so that native memory is held only while it is needed.
+ * Native contexts of one kind, lent so that native memory is held only while it is needed, and the owner of
+ * what is left in them: a context comes back only through {@link #giveBack}, which clears what a key or
+ * secret left in it ({@link PooledContext#scrub}) before anyone else can borrow it, and frees a context whose
+ * call failed, its state unknown.
  *
  * <ul>
- * <li><b>Borrowed</b> ({@link #acquire}/{@link #release}) for the length of one call: a short message
- * is hashed at {@code digest()} on a borrowed context, and a new engine holds no native memory at all.</li>
- * <li><b>Claimed</b> ({@link #claim}/{@link #unclaim}) by an engine that must keep OpenSSL state between
- * calls. The claim is a phantom reference to the owner: when the owner dies unfinished, the GC enqueues the
- * claim, and the next thread that borrows or claims takes the context back. Reclamation so runs at the
- * pace of allocation, on the allocating threads, and never waits for a thread that may starve.</li>
+ * <li><b>Borrowed</b> ({@link #acquire}) for the length of one call: a short message is hashed at
+ * {@code digest()} on a borrowed context, a KDF derives on one, and a new engine holds no native memory.</li>
+ * <li><b>Claimed</b> ({@link #claim}) by an engine that must keep OpenSSL state between calls. The claim is
+ * a phantom reference to the owner: when the owner dies unfinished, the GC enqueues the claim, and the next
+ * thread that borrows or claims gives the context back. Reclamation so runs at the pace of allocation, on
+ * the allocating threads, and never waits for a thread that may starve.</li>
  * </ul>
  *
  * <p>Idle contexts wait in a fixed array of {@link #IDLE_PER_CPU} slots per CPU, taken and given back by
@@ -34,6 +37,11 @@ import java.util.function.Supplier;
  * milliseconds.
  */
 final class ContextPool<C extends PooledContext> {
+    /** SM3 contexts, for digests and the X9.63 KDF. */
+    static final ContextPool<Sm3Context> SM3 = new ContextPool<>(Sm3Context::allocate);
+    /** HMAC-SM3 contexts, for Macs and HKDF. */
+    static final ContextPool<HmacContext> HMAC = new ContextPool<>(HmacContext::allocate);
+
     static final int IDLE_PER_CPU = 8;
     static final int CLAIM_LIMIT = 8192;
     // Waits of 1, 2, 4, ... 256 ms for reclaimed contexts after asking for a collection, as Bits does.
@@ -56,7 +64,7 @@ final class ContextPool<C extends PooledContext> {
     }
 
     /** An engine's claim on a context: enqueued when the engine dies still holding it. */
-    static final class Claim extends PhantomReference<Object> {
+    private static final class Claim extends PhantomReference<Object> {
         final PooledContext context;
 
         Claim(Object owner, PooledContext context, ReferenceQueue<Object> queue) {
@@ -65,7 +73,7 @@ final class ContextPool<C extends PooledContext> {
         }
     }
 
-    /** A context for one call, in any state: the caller starts its stream before use. */
+    /** A context for one call, holding no one's secret: the caller starts a message before use. */
     C acquire() {
         reclaimDead();
         int start = home();
@@ -79,26 +87,65 @@ final class ContextPool<C extends PooledContext> {
         return factory.get();
     }
 
-    /** Gives back a context that no one will touch again; frees it when the pool is full. */
-    void release(C c) {
-        int start = home();
-        for (int i = 0; i <= mask; i++) {
-            int slot = (start + i) & mask;
-            if (idle.getPlain(slot) == null && idle.compareAndSet(slot, null, c)) {
-                return;
+    /**
+     * The one way back into the pool, for a context that its user will not touch again, claimed or borrowed.
+     * Ends its claim; an {@code intact} context is cleared of what a key or secret left in it and kept idle
+     * (freed when the pool is full); a context whose call failed is freed, which clears it too.
+     */
+    void giveBack(C c, boolean intact) {
+        Reference<Object> k = c.claim;
+        if (k != null) {
+            c.claim = null;
+            // A cleared reference is never enqueued: the context cannot be reclaimed a second time.
+            k.clear();
+            claimed.decrementAndGet();
+        }
+        if (intact) {
+            try {
+                c.scrub();
+            } catch (RuntimeException e) {
+                // Its state is unknown now: freeing it clears it.
+                intact = false;
             }
+        }
+        if (intact && keepIdle(c)) {
+            return;
         }
         c.free();
     }
 
-    /** A context that {@code owner} keeps across calls until {@link #unclaim}, or until it dies. */
+    private boolean keepIdle(C c) {
+        int start = home();
+        for (int i = 0; i <= mask; i++) {
+            int slot = (start + i) & mask;
+            if (idle.getPlain(slot) == null && idle.compareAndSet(slot, null, c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A context from the pool holding a copy of {@code c}'s state, not yet claimed. */
+    C copy(C c) {
+        C n = acquire();
+        try {
+            c.copyTo(n);
+        } catch (RuntimeException e) {
+            // It may be half copied.
+            giveBack(n, false);
+            throw e;
+        }
+        return n;
+    }
+
+    /** A context that {@code owner} keeps across calls until it gives it back, or until it dies. */
     C claim(Object owner) {
         // Bounded before acquiring, so that contexts reclaimed meanwhile serve this claim.
         boundClaims();
         return register(owner, acquire());
     }
 
-    /** Claims for {@code owner} a context made outside the pool (a copy), to come back to the pool. */
+    /** Claims for {@code owner} a context it already holds, such as one from {@link #copy}. */
     C adopt(Object owner, C c) {
         boundClaims();
         return register(owner, c);
@@ -114,18 +161,6 @@ final class ContextPool<C extends PooledContext> {
         c.claim = new Claim(owner, c, dead);
         claimed.incrementAndGet();
         return c;
-    }
-
-    /** Ends a live owner's claim and gives the context back. */
-    void unclaim(C c) {
-        Claim k = c.claim;
-        c.claim = null;
-        if (k != null) {
-            // A cleared reference is never enqueued: the context cannot be reclaimed a second time.
-            k.clear();
-            claimed.decrementAndGet();
-        }
-        release(c);
     }
 
     // Slots differ by thread, so that threads rarely meet on one slot, and a thread that gives back the
@@ -144,10 +179,9 @@ final class ContextPool<C extends PooledContext> {
     @SuppressWarnings("unchecked")
     private void reclaim(Claim k) {
         C c = (C) k.context;
+        // Unless the owner gave it back before it died, and it serves someone else now.
         if (c.claim == k) {
-            c.claim = null;
-            claimed.decrementAndGet();
-            release(c);
+            giveBack(c, true);
         }
     }
 

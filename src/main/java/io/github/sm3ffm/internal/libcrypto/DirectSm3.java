@@ -28,6 +28,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.security.ProviderException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -51,8 +52,8 @@ import java.util.Map;
  * has exactly one digest named SM3 (a second entry, with other properties, would be ambiguous);</li>
  * <li>not when an {@code ENGINE} is registered for SM3: EVP would route the digest there;</li>
  * <li>all six functions present; dispatch ids this class does not know are ignored;</li>
- * <li>the init/update/final order is enforced by {@link NativeStream}, which starts a context before it
- * feeds it and starts it again after every final;</li>
+ * <li>the init/update/final order is kept by the pooled contexts, whose users start a
+ * message before they feed it and start it again after every final;</li>
  * <li>the GB/T 32905-2016 "abc" example is hashed through these functions before they are used;</li>
  * <li>{@code -Dsm3ffm.sm3.direct=false} turns the path off.</li>
  * </ul>
@@ -174,7 +175,7 @@ final class DirectSm3 {
         OpenSSLErrors.check(rc, "SM3 update");
     }
 
-    /** Finishes the message on {@code ctx} into {@code out}, reporting the length written in {@code outl}. */
+    /** Finishes the message on {@code ctx} into {@code out}, checking the length written in {@code outl}. */
     static void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
         int rc;
         try {
@@ -183,6 +184,10 @@ final class DirectSm3 {
             throw OpenSSLErrors.rethrow(t);
         }
         OpenSSLErrors.check(rc, "SM3 final");
+        long n = outl.get(JAVA_LONG, 0);
+        if (n != Sm3Sizes.DIGEST_LENGTH) {
+            throw new ProviderException("SM3 final wrote " + n + " bytes, not " + Sm3Sizes.DIGEST_LENGTH);
+        }
     }
 
     /** How SM3 is computed: the provider's functions, or EVP and why. */
@@ -208,10 +213,8 @@ final class DirectSm3 {
         if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
             return Found.no(PROPERTY + "=false");
         }
-        MemorySegment md;
-        try {
-            md = LibCrypto.sm3();
-        } catch (LibCryptoUnavailableException e) {
+        MemorySegment md = LibCrypto.fetchedSm3();
+        if (md.equals(MemorySegment.NULL)) {
             return Found.no("SM3 is unavailable");
         }
         SymbolLookup loaded = SymbolLookup.loaderLookup();

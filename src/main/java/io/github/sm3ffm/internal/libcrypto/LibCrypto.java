@@ -4,12 +4,8 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.C_POINTER;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_clear_error;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_free;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_fetch;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MAC_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_get_size;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_VERSION;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_NAME_PBKDF2;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_MAC_NAME_HMAC;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OpenSSL_version;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -29,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * The one place that finds, checks and binds the system's libcrypto, and fetches SM3 from it.
@@ -48,7 +43,7 @@ public final class LibCrypto {
     public static final String PATH_PROPERTY = "sm3ffm.libcrypto.path";
     /**
      * System property: an OpenSSL property query (property(7)), such as {@code provider=mycard}, passed to
-     * every fetch (SM3, HMAC, PBKDF2) and to the digest HMAC and PBKDF2 fetch inside; blank means none.
+     * every fetch (SM3, PBKDF2) and to the digest PBKDF2 fetches inside; blank means none.
      */
     public static final String PROPERTIES_PROPERTY = "sm3ffm.properties";
 
@@ -91,7 +86,7 @@ public final class LibCrypto {
     }
 
     /** How a fetch call reads in messages, e.g. {@code EVP_MD_fetch(NULL, "SM3", "provider=x")}. */
-    private static String call(String function, String algorithm) {
+    static String call(String function, String algorithm) {
         return function + "(NULL, \"" + algorithm + "\", "
                 + (Query.VALUE == null ? "NULL" : "\"" + Query.VALUE + "\"") + ")";
     }
@@ -112,49 +107,12 @@ public final class LibCrypto {
     }
 
     /**
-     * The HMAC {@code EVP_MAC}, fetched once on first use and kept for the life of the JVM. Fetched apart
-     * from SM3 so that a failure here leaves the SM3 digest usable.
+     * The SM3 {@code EVP_MD} fetched at load, or NULL when loading failed: for code that runs only once SM3
+     * is known to be available, or that decides without it.
      */
-    public static MemorySegment hmac() throws LibCryptoUnavailableException {
-        return Hmac.FETCHED.get();
-    }
-
-    /** The PBKDF2 {@code EVP_KDF}, fetched once on first use and kept for the life of the JVM. */
-    public static MemorySegment pbkdf2() throws LibCryptoUnavailableException {
-        return Pbkdf2.FETCHED.get();
-    }
-
-    private record Fetched(MemorySegment algorithm, LibCryptoUnavailableException error) {
-        MemorySegment get() throws LibCryptoUnavailableException {
-            if (error != null) {
-                throw error;
-            }
-            return algorithm;
-        }
-    }
-
-    private static final class Hmac {
-        static final Fetched FETCHED = fetch("HMAC", call("EVP_MAC_fetch", "HMAC"),
-                () -> EVP_MAC_fetch(MemorySegment.NULL, OSSL_MAC_NAME_HMAC(), propertyQueryString()));
-    }
-
-    private static final class Pbkdf2 {
-        static final Fetched FETCHED = fetch("PBKDF2", call("EVP_KDF_fetch", "PBKDF2"),
-                () -> EVP_KDF_fetch(MemorySegment.NULL, OSSL_KDF_NAME_PBKDF2(), propertyQueryString()));
-    }
-
-    private static Fetched fetch(String algorithm, String call, Supplier<MemorySegment> fetcher) {
-        Outcome loaded = Loaded.OUTCOME;
-        if (loaded.error != null) {
-            return new Fetched(null, loaded.error);
-        }
-        ERR_clear_error();
-        MemorySegment fetched = fetcher.get();
-        if (fetched.equals(MemorySegment.NULL)) {
-            return new Fetched(null, new LibCryptoUnavailableException(loaded.version + " at " + loaded.path
-                    + " cannot give " + algorithm + ": " + call + " failed: " + OpenSSLErrors.drain(), null));
-        }
-        return new Fetched(fetched, null);
+    static MemorySegment fetchedSm3() {
+        MemorySegment md = Loaded.OUTCOME.sm3;
+        return md == null ? MemorySegment.NULL : md;
     }
 
     /** OpenSSL's own version text, e.g. "OpenSSL 3.0.19 27 Jan 2026". */

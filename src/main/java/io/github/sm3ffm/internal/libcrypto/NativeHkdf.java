@@ -5,28 +5,22 @@ import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import java.util.Arrays;
 
 /**
- * HKDF (RFC 5869) with HMAC-SM3, computed here over the library's own HMAC-SM3 ({@link NativeHmac}), not by
- * OpenSSL's {@code EVP_KDF} "HKDF", which fetches HMAC and SM3 by name for every HMAC it computes and so
- * costs more than the hashing. Extract is one HMAC keyed with the salt; expand keys the context with the
+ * HKDF (RFC 5869) with HMAC-SM3, computed here on the library's own HMAC-SM3 contexts ({@link HmacContext}),
+ * not by OpenSSL's {@code EVP_KDF} "HKDF", which fetches HMAC and SM3 by name for every HMAC it computes and
+ * so costs more than the hashing. Extract is one HMAC with the salt as key; expand keys the context with the
  * PRK once, then computes each block T(i) = HMAC(PRK, T(i-1) || info || i) from a copy of the keyed state.
  *
- * <p>A derivation borrows one pooled context for its whole length and never claims it, like a short
- * message at {@code doFinal()}: the stream and the context are the derivation's own, so no other thread
- * can reach them. Before the context goes back to the pool, its keyed states are cleared and its staging
- * buffer zeroed ({@link NativeHmac#scrub}); the stream's copy of the key, the PRK and every block on the
- * heap are zeroed too, so nothing of the secrets outlives the call but its result.
+ * <p>A derivation borrows one pooled context for its whole length and never claims it: no other thread can
+ * reach it. It goes back to the pool through {@link ContextPool#giveBack}, which clears its keyed states and
+ * staging buffer; the pads, the PRK and every block on the heap are zeroed here, so nothing of the secrets
+ * outlives the call but its result. Handed out by {@code Algorithm.hkdf()} once HKDF-SM3 has passed its
+ * self-test.
  */
 public final class NativeHkdf {
-    private static final NativeHkdf INSTANCE = new NativeHkdf();
+    static final NativeHkdf INSTANCE = new NativeHkdf();
     private static final int MAX_LENGTH = 255 * DIGEST_LENGTH;
 
     private NativeHkdf() {
-    }
-
-    /** HKDF with HMAC-SM3, or why libcrypto cannot give it. */
-    public static NativeHkdf create() throws LibCryptoUnavailableException {
-        NativeHmac.create();
-        return INSTANCE;
     }
 
     /** The three HKDF computations (RFC 5869 section 2). */
@@ -48,65 +42,61 @@ public final class NativeHkdf {
         if (mode != Mode.EXTRACT && (length < 0 || length > MAX_LENGTH)) {
             throw new IllegalArgumentException("HKDF-SM3 gives 0 to " + MAX_LENGTH + " bytes, not " + length);
         }
-        NativeHmac mac;
-        try {
-            mac = NativeHmac.create();
-        } catch (LibCryptoUnavailableException e) {
-            // Not reached: this object exists only when HMAC-SM3 is available.
-            throw new IllegalStateException(e);
-        }
-        NativeHmac.Context c = mac.pool().acquire();
-        boolean scrubbed = false;
+        HmacContext c = ContextPool.HMAC.acquire();
+        boolean intact = false;
         byte[] prk = null;
         try {
-            if (mode == Mode.EXPAND) {
-                prk = key.clone();
-            } else {
-                prk = new byte[DIGEST_LENGTH];
-                // An empty key is padded with zeros as RFC 5869's default salt of 32 zero bytes is.
-                mac.init(salt);
-                mac.start(c, true);
-                mac.feedArray(c, key, 0, key.length);
-                mac.finalInto(c, prk, 0);
-            }
-            byte[] out = mode == Mode.EXTRACT ? prk.clone() : expand(mac, c, prk, info, length);
-            mac.scrub(c);
-            scrubbed = true;
+            // An empty salt is padded with zeros as RFC 5869's default salt of 32 zero bytes is.
+            prk = mode == Mode.EXPAND ? key.clone() : mac(c, salt, key);
+            byte[] out = mode == Mode.EXTRACT ? prk.clone() : expand(c, prk, info, length);
+            intact = true;
             return out;
         } finally {
-            mac.clearKey();
             if (prk != null) {
                 Arrays.fill(prk, (byte) 0);
             }
-            if (scrubbed) {
-                mac.pool().release(c);
-            } else {
-                // A native call failed, or the context may still hold secrets: freeing clears it.
-                c.free();
-            }
+            ContextPool.HMAC.giveBack(c, intact);
+        }
+    }
+
+    /** HMAC({@code key}, {@code message}) on {@code c}, computed from the pads: c serves this one message. */
+    private static byte[] mac(HmacContext c, byte[] key, byte[] message) {
+        byte[] pads = c.padsOf(key);
+        try {
+            c.start(pads);
+            c.updateArray(message, 0, message.length);
+            c.finish(pads);
+            byte[] out = new byte[DIGEST_LENGTH];
+            c.output(out, 0, DIGEST_LENGTH);
+            return out;
+        } finally {
+            Arrays.fill(pads, (byte) 0);
         }
     }
 
     /** T(1) || T(2) || ... cut to {@code length} bytes, on {@code c} keyed once with {@code prk}. */
-    private static byte[] expand(NativeHmac mac, NativeHmac.Context c, byte[] prk, byte[] info, int length) {
+    private static byte[] expand(HmacContext c, byte[] prk, byte[] info, int length) {
         byte[] okm = new byte[length];
         // T(i-1) || info || i: the first block has no T(0).
         byte[] message = new byte[DIGEST_LENGTH + info.length + 1];
         System.arraycopy(info, 0, message, DIGEST_LENGTH, info.length);
+        byte[] pads = c.padsOf(prk);
         boolean done = false;
         try {
-            mac.init(prk);
+            c.key(pads);
             for (int i = 1, at = 0; at < length; i++, at += DIGEST_LENGTH) {
                 message[message.length - 1] = (byte) i;
-                mac.start(c, false);
+                c.start(pads);
                 int from = i == 1 ? DIGEST_LENGTH : 0;
-                mac.feedArray(c, message, from, message.length - from);
-                mac.finalInto(c, message, 0);
+                c.updateArray(message, from, message.length - from);
+                c.finish(pads);
+                c.output(message, 0, DIGEST_LENGTH);
                 System.arraycopy(message, 0, okm, at, Math.min(DIGEST_LENGTH, length - at));
             }
             done = true;
             return okm;
         } finally {
+            Arrays.fill(pads, (byte) 0);
             Arrays.fill(message, 0, DIGEST_LENGTH, (byte) 0);
             if (!done) {
                 Arrays.fill(okm, (byte) 0);

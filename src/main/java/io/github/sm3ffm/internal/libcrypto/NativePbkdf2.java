@@ -1,11 +1,14 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_clear_error;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_dup;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_new;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_CTX_set_params;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_derive;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_KDF_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_cleanse;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_NAME_PBKDF2;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_DIGEST;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_ITER;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_KDF_PARAM_PASSWORD;
@@ -49,34 +52,18 @@ public final class NativePbkdf2 {
         this.digestSet = digestSet;
     }
 
-    private static final class Holder {
-        static final NativePbkdf2 INSTANCE;
-        static final LibCryptoUnavailableException ERROR;
-
-        static {
-            NativePbkdf2 made = null;
-            LibCryptoUnavailableException error = null;
-            try {
-                made = setUp(LibCrypto.pbkdf2());
-            } catch (LibCryptoUnavailableException e) {
-                error = e;
-            } catch (RuntimeException e) {
-                error = new LibCryptoUnavailableException("PBKDF2 with SM3 cannot be set up: " + e.getMessage(), e);
-            }
-            INSTANCE = made;
-            ERROR = error;
+    /**
+     * Fetches PBKDF2 and sets its digest once, for the JVM's life; called by {@code Algorithm}, which hands
+     * the result out once its self-test has passed.
+     */
+    static NativePbkdf2 fetch() throws LibCryptoUnavailableException {
+        ERR_clear_error();
+        MemorySegment kdf = EVP_KDF_fetch(MemorySegment.NULL, OSSL_KDF_NAME_PBKDF2(), LibCrypto.propertyQueryString());
+        if (kdf.equals(MemorySegment.NULL)) {
+            throw new LibCryptoUnavailableException(LibCrypto.version() + " at " + LibCrypto.path()
+                    + " cannot give PBKDF2: " + LibCrypto.call("EVP_KDF_fetch", "PBKDF2") + " failed: "
+                    + OpenSSLErrors.drain(), null);
         }
-    }
-
-    /** PBKDF2 with HMAC-SM3, or why libcrypto cannot give it. */
-    public static NativePbkdf2 create() throws LibCryptoUnavailableException {
-        if (Holder.ERROR != null) {
-            throw Holder.ERROR;
-        }
-        return Holder.INSTANCE;
-    }
-
-    private static NativePbkdf2 setUp(MemorySegment kdf) {
         MemorySegment ctx = newContext(kdf);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment array = ossl_param_st.allocateArray(3, arena);

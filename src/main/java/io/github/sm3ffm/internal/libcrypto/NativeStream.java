@@ -1,6 +1,8 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.PooledContext.CRITICAL_CHUNK;
 import static io.github.sm3ffm.internal.libcrypto.PooledContext.STAGING_SIZE;
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.MemorySegment;
@@ -12,8 +14,9 @@ import java.security.ProviderException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The message stream of one JCA engine (a digest or a MAC): its pending bytes, and the native context it
- * uses through a {@link ContextPool}. A downcall costs about as much as hashing a few dozen bytes, and a
+ * The message stream of one JCA engine (a digest or a MAC): its pending bytes, the native context it leases
+ * from a {@link ContextPool}, and the guard around every native call; the operations on the context are the
+ * context's ({@link PooledContext}). A downcall costs about as much as hashing a few dozen bytes, and a
  * native context is memory the GC cannot see, so:
  * <ul>
  * <li>updates shorter than {@value #DIRECT_THRESHOLD} bytes and single bytes wait on the Java heap, in an
@@ -23,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * Final. A new engine holds no native memory;</li>
  * <li>a message that outgrows it, or an array of {@value #DIRECT_THRESHOLD} bytes or more, needs OpenSSL
  * state across calls: the stream claims a context ({@link ContextPool#claim}) and feeds it, arrays in
- * place through critical downcalls in chunks of {@value #CRITICAL_CHUNK} bytes (a critical call holds off
+ * place through critical downcalls in chunks of {@value PooledContext#CRITICAL_CHUNK} bytes (a critical call holds off
  * GC for its duration), direct buffers and native segments by address;</li>
  * <li>after its first message a stream gives its claimed context back; from its second message on it is
  * a reused engine, and keeps one across messages;</li>
@@ -43,13 +46,14 @@ import java.util.concurrent.locks.LockSupport;
  * up behind the FFM call chain.</li>
  * <li>{@value PooledContext#STAGING_SIZE}-byte staging: one downcall per 512 one-byte updates; a larger
  * buffer made no measurable difference.</li>
- * <li>{@value #CRITICAL_CHUNK}-byte chunks: a chunk holds off GC for about a quarter of a millisecond, and
+ * <li>{@value PooledContext#CRITICAL_CHUNK}-byte chunks: a chunk holds off GC for about a quarter of a millisecond, and
  * its one extra downcall is a negligible share of hashing it.</li>
  * </ul>
  *
  * <p>Every native call runs under this stream's guard ({@link #enter}), on the context that {@code leased} names at that
  * moment, and a context leaves {@code leased} before it goes back to the pool: an engine never touches a
- * context it gave back, even when threads race on it (which the JCA does not allow). The unlocked fast
+ * context it gave back, even when threads race on it (which the JCA does not allow). A context whose call
+ * failed goes back as failed, and the pool frees it. The unlocked fast
  * paths only write into the heap array, which Java bounds-checks; {@code pendingLen} never exceeds the
  * staging size, and every copy into staging is bounds-checked too.
  *
@@ -59,7 +63,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public abstract class NativeStream<C extends PooledContext> {
     static final int DIRECT_THRESHOLD = STAGING_SIZE;
-    static final int CRITICAL_CHUNK = 64 * 1024;
     static final int FIRST_PENDING = 32;
 
     private static final VarHandle BUSY;
@@ -86,20 +89,16 @@ public abstract class NativeStream<C extends PooledContext> {
 
     abstract ContextPool<C> pool();
 
-    /** Starts a new message on {@code c}; {@code fresh}: c comes from the pool, in an unknown state. */
+    /** Starts a new message on {@code c}; {@code fresh}: c comes from the pool, holding nothing of this stream. */
     abstract void start(C c, boolean fresh);
 
-    /**
-     * Feeds the first {@code len} bytes of {@code data}: in one short critical call (heap or native), or
-     * else in an ordinary downcall, during which GC may run (native segments of any length).
-     */
-    abstract void feed(C c, MemorySegment data, long len, boolean critical);
+    /** Finishes the message on {@code c}, leaving the result at the start of its staging buffer. */
+    abstract void finish(C c);
 
-    /** Finishes the message on {@code c} and copies the result into {@code out} at {@code offset}. */
-    abstract void finalInto(C c, byte[] out, int offset);
-
-    /** A context holding a copy of {@code c}'s state (key and message so far), not yet claimed. */
-    abstract C copyOf(C c);
+    /** Whether a message was finished before: the stream then keeps its claimed context between messages. */
+    final boolean isReused() {
+        return reused;
+    }
 
     public final void update(byte input) {
         byte[] p = pending;
@@ -120,7 +119,7 @@ public abstract class NativeStream<C extends PooledContext> {
             pending[s] = input;
             pendingLen = s + 1;
         } catch (ProviderException e) {
-            endMessage();
+            dropFailedContext();
             throw e;
         } finally {
             exit();
@@ -171,7 +170,7 @@ public abstract class NativeStream<C extends PooledContext> {
 
     /** Finishes the message and readies the stream for a new one. */
     public final byte[] finish() {
-        byte[] out = new byte[Sm3Sizes.DIGEST_LENGTH];
+        byte[] out = new byte[DIGEST_LENGTH];
         finish(out, 0);
         return out;
     }
@@ -180,6 +179,7 @@ public abstract class NativeStream<C extends PooledContext> {
     public final void finish(byte[] out, int offset) {
         enter();
         C borrowed = null;
+        boolean done = false;
         try {
             C c;
             if (leased == null && !reused) {
@@ -189,19 +189,19 @@ public abstract class NativeStream<C extends PooledContext> {
                 c = lease();
             }
             feedPending(c);
-            finalInto(c, out, offset);
-            if (borrowed != null) {
-                C done = borrowed;
-                borrowed = null;
-                pool().release(done);
-            }
+            finish(c);
+            c.output(out, offset, DIGEST_LENGTH);
+            done = true;
         } finally {
             try {
                 if (borrowed != null) {
-                    // A native call failed: its state is unknown, so it does not go back to the pool.
-                    borrowed.free();
+                    pool().giveBack(borrowed, done);
                 }
-                endMessage();
+                if (done) {
+                    endMessage();
+                } else {
+                    dropFailedContext();
+                }
             } finally {
                 exit();
             }
@@ -226,7 +226,7 @@ public abstract class NativeStream<C extends PooledContext> {
             copyKeyTo(that);
             if (leased != null && started) {
                 flushLocked();
-                that.leased = pool().adopt(that, copyOf(leased));
+                that.leased = pool().adopt(that, pool().copy(leased));
                 that.started = true;
             } else if (pending != null) {
                 that.pending = pending.clone();
@@ -276,7 +276,18 @@ public abstract class NativeStream<C extends PooledContext> {
         C c = leased;
         if (c != null && !reused) {
             leased = null;
-            pool().unclaim(c);
+            pool().giveBack(c, true);
+        }
+    }
+
+    // Called under the guard after a native call failed: the claimed context's state is unknown.
+    private void dropFailedContext() {
+        pendingLen = 0;
+        started = false;
+        C c = leased;
+        if (c != null) {
+            leased = null;
+            pool().giveBack(c, false);
         }
     }
 
@@ -307,7 +318,7 @@ public abstract class NativeStream<C extends PooledContext> {
         if (n > 0) {
             pendingLen = 0;
             MemorySegment.copy(pending, 0, c.staging, JAVA_BYTE, 0, n);
-            feed(c, c.staging, n, true);
+            c.update(c.staging, n);
         }
     }
 
@@ -346,7 +357,7 @@ public abstract class NativeStream<C extends PooledContext> {
                 len -= k;
             }
         } catch (ProviderException e) {
-            endMessage();
+            dropFailedContext();
             throw e;
         } finally {
             exit();
@@ -375,9 +386,9 @@ public abstract class NativeStream<C extends PooledContext> {
         try {
             C c = lease();
             flushLocked();
-            feedInPlace(c, src, offset, len);
+            c.updateInPlace(src, offset, len);
         } catch (ProviderException e) {
-            endMessage();
+            dropFailedContext();
             throw e;
         } finally {
             exit();
@@ -391,40 +402,22 @@ public abstract class NativeStream<C extends PooledContext> {
             flushLocked();
             long len = src.byteSize();
             if (src.isNative()) {
-                feed(c, src, len, len <= CRITICAL_CHUNK);
+                if (len <= CRITICAL_CHUNK) {
+                    c.update(src, len);
+                } else {
+                    c.updateNative(src, len);
+                }
                 return;
             }
             for (long offset = 0; offset < len; offset += CRITICAL_CHUNK) {
                 long n = Math.min(CRITICAL_CHUNK, len - offset);
-                feed(c, src.asSlice(offset, n), n, true);
+                c.update(src.asSlice(offset, n), n);
             }
         } catch (ProviderException e) {
-            endMessage();
+            dropFailedContext();
             throw e;
         } finally {
             exit();
-        }
-    }
-
-    /**
-     * Feeds {@code len} bytes of {@code bytes} to {@code c}, a context borrowed for one computation that no
-     * other thread can reach: through the staging buffer when they fit, else in place in critical chunks.
-     */
-    final void feedArray(C c, byte[] bytes, int offset, int len) {
-        if (len <= STAGING_SIZE) {
-            MemorySegment.copy(bytes, offset, c.staging, JAVA_BYTE, 0, len);
-            feed(c, c.staging, len, true);
-            return;
-        }
-        feedInPlace(c, bytes, offset, len);
-    }
-
-    // Straight from the array, in critical calls of at most CRITICAL_CHUNK bytes (each holds off GC).
-    final void feedInPlace(C c, byte[] bytes, int offset, int len) {
-        MemorySegment whole = MemorySegment.ofArray(bytes);
-        for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
-            int n = Math.min(CRITICAL_CHUNK, end - offset);
-            feed(c, whole.asSlice(offset, n), n, true);
         }
     }
 }

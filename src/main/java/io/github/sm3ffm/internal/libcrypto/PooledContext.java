@@ -1,60 +1,96 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_clear_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_malloc;
-
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemorySegment;
-import java.security.ProviderException;
+import java.lang.ref.Reference;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One native OpenSSL context (a digest or a MAC) with its off-heap staging buffer, as kept by a
- * {@link ContextPool}. It is not tied to any engine: engines borrow it for one call, or claim it across
- * calls, and it goes back to the pool afterwards.
+ * A native SM3 message context of the backend that {@link Sm3Calls#SELECTED} names, with its off-heap staging
+ * buffer, and the operations on it: start, update, final, copy. A {@code ContextPool} lends it to one user
+ * at a time (a stream for one call or across calls, a KDF for one derivation) and takes it back.
  *
- * <p>Every context is registered here from allocation until it is freed. That keeps the {@link ContextPool}
- * claim of a context strongly reachable while its owner may die, which is what lets the claim be enqueued
- * when the owner does, and it counts the native contexts that exist ({@link #live()}).
+ * <p>Every context is registered here from allocation until it is freed. That keeps the pool's claim of a
+ * context strongly reachable while its owner may die, which is what lets the claim be enqueued when the
+ * owner does, and it counts the native contexts that exist ({@link #live()}).
  */
 public abstract class PooledContext {
-    /** Bytes of the staging buffer: an engine's pending input, then the digest or MAC written by OpenSSL. */
+    /** Bytes of the staging buffer: a stream's pending input, then the digest or MAC written by OpenSSL. */
     static final int STAGING_SIZE = 512;
+    /** The longest array fed in one critical call: a critical call holds off GC for its duration. */
+    static final int CRITICAL_CHUNK = 64 * 1024;
+
+    static final Sm3Calls SM3 = Sm3Calls.SELECTED;
 
     private static final Set<PooledContext> ALL = ConcurrentHashMap.newKeySet();
 
-    /** The OpenSSL context; a direct SM3 clone puts the provider's copy in place of its own. */
+    /** The message's SM3 context; a copy on the provider's functions puts a new one in its place. */
     MemorySegment ctx;
     final MemorySegment staging;
     /** Where a final call reports the length it wrote: just past the output, in the staging buffer. */
     final MemorySegment writtenLength;
-    /** The claim of the engine that owns this context across calls; null while idle or borrowed. */
-    ContextPool.Claim claim;
+    /** The pool's claim for the owner that keeps this context across calls; null while idle or borrowed. */
+    Reference<Object> claim;
 
     /** Takes ownership of {@code ctx} and of {@code staging} (from {@link #allocateStaging}). */
     PooledContext(MemorySegment ctx, MemorySegment staging) {
         this.ctx = ctx;
         this.staging = staging;
-        this.writtenLength = staging.asSlice(Sm3Sizes.DIGEST_LENGTH, JAVA_LONG.byteSize());
+        this.writtenLength = staging.asSlice(DIGEST_LENGTH, JAVA_LONG.byteSize());
         ALL.add(this);
     }
 
-    /** Copies the output that {@code call} wrote into staging and reported in {@link #writtenLength}. */
-    final void copyOutput(byte[] out, int offset, String call) {
-        checkWritten(call);
-        MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, Sm3Sizes.DIGEST_LENGTH);
+    /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
+    final void update(MemorySegment data, long len) {
+        SM3.update(ctx, data, len);
     }
 
-    /** Throws unless {@code call} reported a whole digest in {@link #writtenLength}. */
-    final void checkWritten(String call) {
-        long n = writtenLength.get(JAVA_LONG, 0);
-        if (n != Sm3Sizes.DIGEST_LENGTH) {
-            throw new ProviderException(call + " wrote " + n + " bytes, not " + Sm3Sizes.DIGEST_LENGTH);
+    /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
+    final void updateNative(MemorySegment data, long len) {
+        SM3.updateNative(ctx, data, len);
+    }
+
+    /** Feeds array bytes: through the staging buffer when they fit, else in place in critical chunks. */
+    final void updateArray(byte[] bytes, int offset, int len) {
+        if (len <= STAGING_SIZE) {
+            MemorySegment.copy(bytes, offset, staging, JAVA_BYTE, 0, len);
+            update(staging, len);
+            return;
+        }
+        updateInPlace(bytes, offset, len);
+    }
+
+    /** Feeds array bytes straight from the array, in critical calls of at most {@value #CRITICAL_CHUNK} bytes. */
+    final void updateInPlace(byte[] bytes, int offset, int len) {
+        MemorySegment whole = MemorySegment.ofArray(bytes);
+        for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
+            int n = Math.min(CRITICAL_CHUNK, end - offset);
+            update(whole.asSlice(offset, n), n);
         }
     }
+
+    /** Copies the digest or MAC that a finish left at the start of the staging buffer. */
+    final void output(byte[] out, int offset, int length) {
+        MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, length);
+    }
+
+    /** Puts a copy of this context's state in {@code into}, a context of the same kind from the pool. */
+    abstract void copyTo(PooledContext into);
+
+    /**
+     * Clears every state derived from a key or secret (what a final leaves, a digest or MAC, is output, not a
+     * secret), so that the context can serve someone else; called by the pool only.
+     */
+    abstract void scrub();
+
+    /** Frees the OpenSSL contexts; the staging buffer is freed by {@link #free()}. */
+    abstract void freeContexts();
 
     /** A staging buffer for a new context; free it with {@link #freeStaging} if the context is not built. */
     static MemorySegment allocateStaging() {
@@ -75,15 +111,16 @@ public abstract class PooledContext {
         return ALL.size();
     }
 
-    /** Frees the OpenSSL context; the staging buffer is freed by {@link #free()}. */
-    abstract void freeContext();
+    /** Every context not yet freed, for tests that read what native memory still holds. */
+    static Set<PooledContext> all() {
+        return Set.copyOf(ALL);
+    }
 
-    /** Frees everything this context holds; it must not be used afterwards. */
+    /** Frees everything this context holds (OpenSSL clears SM3 states as it frees them); not used again. */
     final void free() {
         if (ALL.remove(this)) {
-            freeContext();
+            freeContexts();
             freeStaging(staging);
         }
     }
-
 }

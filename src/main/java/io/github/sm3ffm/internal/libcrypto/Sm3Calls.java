@@ -46,8 +46,11 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
     /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
     abstract void updateNative(MemorySegment ctx, MemorySegment data, long len);
 
-    /** Finishes the message on {@code c}'s context into the first 32 bytes of its staging buffer. */
-    abstract void finalInto(PooledContext c);
+    /**
+     * Finishes the message on {@code ctx} into the 32 bytes at {@code out}; {@code outl}, 8 bytes of native
+     * memory, may receive the length written.
+     */
+    abstract void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl);
 
     static final class Provider extends Sm3Calls {
         @Override
@@ -84,9 +87,8 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         }
 
         @Override
-        void finalInto(PooledContext c) {
-            DirectSm3.finalInto(c.ctx, c.staging, c.writtenLength);
-            c.checkWritten("SM3 final");
+        void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
+            DirectSm3.finalInto(ctx, out, outl);
         }
     }
 
@@ -110,17 +112,8 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
             static final MethodHandle UPDATE = LibCrypto.downcall("EVP_DigestUpdate", UPDATE_DESCRIPTOR);
         }
 
-        private final MemorySegment md;
-
-        Evp() {
-            MemorySegment fetched;
-            try {
-                fetched = LibCrypto.sm3();
-            } catch (LibCryptoUnavailableException e) {
-                fetched = MemorySegment.NULL;   // no stream asks for contexts when SM3 is unavailable
-            }
-            md = fetched;
-        }
+        // Contexts are asked for only once SM3 has passed its self-test, so the fetch has succeeded.
+        private final MemorySegment md = LibCrypto.fetchedSm3();
 
         @Override
         MemorySegment newContext() {
@@ -178,10 +171,10 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         }
 
         @Override
-        void finalInto(PooledContext c) {
+        void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
             int rc;
             try {
-                rc = (int) FINAL.invokeExact(c.ctx, c.staging, MemorySegment.NULL);
+                rc = (int) FINAL.invokeExact(ctx, out, MemorySegment.NULL);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }

@@ -2,6 +2,7 @@ package io.github.sm3ffm.internal.engines;
 
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
+import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import io.github.sm3ffm.internal.libcrypto.NativeHkdf;
 import io.github.sm3ffm.internal.libcrypto.NativeHkdf.Mode;
@@ -28,7 +29,7 @@ final class HkdfSM3 extends Sm3Kdf {
 
     HkdfSM3(KDFParameters parameters) throws InvalidAlgorithmParameterException, LibCryptoUnavailableException {
         super(parameters, "HmacSM3");
-        kdf = NativeHkdf.create();
+        kdf = Algorithm.hkdf();
     }
 
     @Override

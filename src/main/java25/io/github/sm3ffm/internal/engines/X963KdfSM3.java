@@ -1,6 +1,7 @@
 package io.github.sm3ffm.internal.engines;
 
 import io.github.sm3ffm.X963KDFParameterSpec;
+import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import io.github.sm3ffm.internal.libcrypto.NativeX963Kdf;
 import java.security.InvalidAlgorithmParameterException;
@@ -20,7 +21,7 @@ final class X963KdfSM3 extends Sm3Kdf {
 
     X963KdfSM3(KDFParameters parameters) throws InvalidAlgorithmParameterException, LibCryptoUnavailableException {
         super(parameters, "X963KDF-SM3");
-        kdf = NativeX963Kdf.create();
+        kdf = Algorithm.x963Kdf();
     }
 
     @Override

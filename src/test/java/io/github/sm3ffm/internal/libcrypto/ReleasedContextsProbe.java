@@ -1,0 +1,205 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.BLOCK_SIZE;
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.github.sm3ffm.SM3Provider;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.security.GeneralSecurityException;
+import java.security.ProviderException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.bouncycastle.crypto.digests.SM3Digest;
+import org.bouncycastle.crypto.macs.HMac;
+import org.bouncycastle.crypto.params.KeyParameter;
+
+/**
+ * Child-JVM entry point: reads what every native context of this JVM holds, through the library's own handles
+ * (each SM3 state of each context is copied and finished as it is), while a {@code Mac} with a known key is
+ * alive and after it is collected, and after a one-message {@code Mac}, an HKDF and an X9.63 derivation with
+ * known secrets. A state that holds a key's inner pad, finished, gives SM3(K0 XOR ipad); one that holds an
+ * unfinished message after it gives SM3(K0 XOR ipad || message); BouncyCastle computes what to look for.
+ * Prints one line per look: {@code NAME: found=N dirtyStaging=M}.
+ */
+public final class ReleasedContextsProbe {
+    private static final SM3Provider PROVIDER = new SM3Provider();
+
+    private ReleasedContextsProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        for (Algorithm a : List.of(Algorithm.HMAC_SM3, Algorithm.HKDF_SM3, Algorithm.X963KDF_SM3)) {
+            a.check();
+        }
+        System.out.println("direct=" + DirectSm3.ENABLED);
+        byte[] key = bytes(37, 0x11);
+        byte[] unfinished = bytes(600, 0x22);
+        List<byte[]> macSecrets = List.of(sm3(pad(key, 0x36)), sm3(pad(key, 0x5c)),
+                sm3(pad(key, 0x36), unfinished));
+
+        Mac mac = Mac.getInstance("HmacSM3", PROVIDER);
+        mac.init(new SecretKeySpec(key, "HmacSM3"));
+        mac.doFinal(bytes(64, 1));
+        // A reused Mac keeps a context keyed with the pads; 600 bytes reach it at once.
+        mac.doFinal(bytes(64, 2));
+        mac.update(unfinished);
+        look("mac alive", macSecrets, List.of());
+        mac = null;
+        for (int i = 0; i < 200 && count(macSecrets) > 0; i++) {
+            System.gc();
+            Thread.sleep(10);
+            // Reclaiming runs on the threads that borrow: a Mac with another key borrows for its message.
+            otherMac();
+        }
+        look("mac collected", macSecrets, List.of());
+
+        // A new Mac per message: the context serves one message and goes back at once.
+        byte[] key2 = bytes(64, 0x33);
+        Mac once = Mac.getInstance("HmacSM3", PROVIDER);
+        once.init(new SecretKeySpec(key2, "HmacSM3"));
+        once.doFinal(bytes(700, 3));
+        look("mac one message", List.of(sm3(pad(key2, 0x36)), sm3(pad(key2, 0x5c))),
+                List.of(pad(key2, 0x36), pad(key2, 0x5c)));
+
+        byte[] salt = bytes(13, 0x44);
+        byte[] ikm = bytes(22, 0x0b);
+        byte[] prk = hmac(salt, ikm);
+        Algorithm.hkdf().derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, bytes(10, 0x55), 64);
+        look("hkdf", List.of(sm3(pad(salt, 0x36)), sm3(pad(salt, 0x5c)), sm3(pad(prk, 0x36)), sm3(pad(prk, 0x5c))),
+                List.of(pad(prk, 0x36), pad(prk, 0x5c), prk));
+
+        // The state an X9.63 derivation's last block leaves, read as the others are: Z || counter 2 || info.
+        byte[] z = bytes(64, 0x66);
+        byte[] info = bytes(10, 0x77);
+        byte[] last = concat(z, new byte[] {0, 0, 0, 2}, info);
+        Sm3Context unscrubbed = ContextPool.SM3.acquire();
+        unscrubbed.start();
+        unscrubbed.updateArray(last, 0, last.length);
+        unscrubbed.finish();
+        byte[] leftBehind = finished(unscrubbed.ctx);
+        ContextPool.SM3.giveBack(unscrubbed, false);
+        Algorithm.x963Kdf().derive(z, info, 64);
+        look("x963", leftBehind == null ? List.of() : List.of(leftBehind), List.of(z));
+    }
+
+    private static void otherMac() throws GeneralSecurityException {
+        Mac other = Mac.getInstance("HmacSM3", PROVIDER);
+        other.init(new SecretKeySpec(bytes(32, 0x7f), "HmacSM3"));
+        other.doFinal(bytes(16, 4));
+    }
+
+    /** Prints how many states hold one of {@code states}, and how many staging buffers hold a secret. */
+    private static void look(String name, List<byte[]> states, List<byte[]> stagedSecrets) {
+        int dirty = 0;
+        for (PooledContext c : PooledContext.all()) {
+            byte[] staging = c.staging.toArray(JAVA_BYTE);
+            for (byte[] s : stagedSecrets) {
+                // Either end: a final overwrites the start of the buffer.
+                dirty += contains(staging, Arrays.copyOf(s, 16))
+                        || contains(staging, Arrays.copyOfRange(s, s.length - 16, s.length)) ? 1 : 0;
+            }
+        }
+        System.out.println(name + ": found=" + count(states) + " dirtyStaging=" + dirty);
+    }
+
+    private static int count(List<byte[]> states) {
+        int found = 0;
+        for (PooledContext c : PooledContext.all()) {
+            List<MemorySegment> held = new ArrayList<>(List.of(c.ctx));
+            if (c instanceof HmacContext h) {
+                held.add(h.inner);
+                held.add(h.outer);
+            }
+            for (MemorySegment state : held) {
+                byte[] got = finished(state);
+                for (byte[] s : states) {
+                    found += got != null && Arrays.equals(got, s) ? 1 : 0;
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The digest a copy of {@code state} gives, finished as it is; null for a state never started. */
+    private static byte[] finished(MemorySegment state) {
+        Sm3Calls sm3 = Sm3Calls.SELECTED;
+        MemorySegment copy;
+        try {
+            copy = sm3.copy(state, sm3.newContext());
+        } catch (ProviderException e) {
+            // EVP cannot copy an EVP_MD_CTX that was never initialised: it holds nothing.
+            return null;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(DIGEST_LENGTH + JAVA_LONG.byteSize());
+            sm3.finalInto(copy, out, out.asSlice(DIGEST_LENGTH));
+            return out.asSlice(0, DIGEST_LENGTH).toArray(JAVA_BYTE);
+        } catch (ProviderException e) {
+            // EVP from OpenSSL 3.2 on refuses a second final: the state is a finished one.
+            return null;
+        } finally {
+            sm3.free(copy);
+        }
+    }
+
+    private static boolean contains(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** K0 XOR the pad byte, K0 being the key padded with zeros to a block (the keys here are no longer). */
+    private static byte[] pad(byte[] key, int pad) {
+        byte[] k0 = Arrays.copyOf(key, BLOCK_SIZE);
+        for (int i = 0; i < k0.length; i++) {
+            k0[i] ^= (byte) pad;
+        }
+        return k0;
+    }
+
+    private static byte[] sm3(byte[]... parts) {
+        SM3Digest d = new SM3Digest();
+        for (byte[] p : parts) {
+            d.update(p, 0, p.length);
+        }
+        byte[] out = new byte[DIGEST_LENGTH];
+        d.doFinal(out, 0);
+        return out;
+    }
+
+    private static byte[] hmac(byte[] key, byte[] message) {
+        HMac m = new HMac(new SM3Digest());
+        m.init(new KeyParameter(key));
+        m.update(message, 0, message.length);
+        byte[] out = new byte[DIGEST_LENGTH];
+        m.doFinal(out, 0);
+        return out;
+    }
+
+    private static byte[] bytes(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (seed + 31 * i);
+        }
+        return b;
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        byte[] all = new byte[Arrays.stream(parts).mapToInt(p -> p.length).sum()];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, all, at, p.length);
+            at += p.length;
+        }
+        return all;
+    }
+}
