@@ -34,7 +34,7 @@ public class BareCallsBenchmark extends TimedBenchmark {
             if (!DirectSm3.ENABLED) {
                 throw new IllegalStateException("sm3-ffm does not call this libcrypto's SM3 provider directly");
             }
-            ctx = DirectSm3.newContext();
+            ctx = Sm3Calls.SELECTED.newContext();
             message = arena.allocate(size).copyFrom(MemorySegment.ofArray(Providers.message(size)));
             int rc = (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
             if (rc != 1 || (int) DirectSm3.UPDATE.invokeExact(ctx, message, (long) size) != 1) {

@@ -28,7 +28,6 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.security.ProviderException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -37,7 +36,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The SM3 functions of the provider that {@code EVP_MD_fetch} chose, called without EVP
+ * The SM3 functions of the provider that {@code EVP_MD_fetch} chose, found and linked to be called without EVP
  * (provider-digest(7)): {@code newctx}, {@code init}, {@code update}, {@code final}, {@code dupctx},
  * {@code freectx}, found through {@code EVP_MD_get0_provider} and {@code OSSL_PROVIDER_query_operation}.
  *
@@ -95,7 +94,7 @@ final class DirectSm3 {
 
     // Linked when a native segment first needs it: each downcall shape costs milliseconds of start-up
     // (a generated stub), and short-lived programs never feed native memory. Still a constant to the JIT.
-    private static final class Ordinary {
+    static final class Ordinary {
         static final MethodHandle UPDATE = link(FOUND.update, UPDATE_DESCRIPTOR);
     }
 
@@ -105,88 +104,6 @@ final class DirectSm3 {
                          MemorySegment dupctx) {
         static Found no(String reason) {
             return new Found(reason, null, null, null, null, null, null, null, null);
-        }
-    }
-
-    /** A new provider SM3 context, not yet started. */
-    static MemorySegment newContext() {
-        try {
-            return made((MemorySegment) NEWCTX.invokeExact(PROVIDER_CTX), "SM3 newctx");
-        } catch (Throwable t) {
-            throw OpenSSLErrors.rethrow(t);
-        }
-    }
-
-    /** A new context holding a copy of {@code ctx}'s state. */
-    static MemorySegment dup(MemorySegment ctx) {
-        try {
-            return made((MemorySegment) DUPCTX.invokeExact(ctx), "SM3 dupctx");
-        } catch (Throwable t) {
-            throw OpenSSLErrors.rethrow(t);
-        }
-    }
-
-    private static MemorySegment made(MemorySegment ctx, String call) {
-        if (ctx.equals(MemorySegment.NULL)) {
-            throw OpenSSLErrors.failure(call);
-        }
-        return ctx;
-    }
-
-    /** Frees (and, in OpenSSL's providers, clears) a context. */
-    static void free(MemorySegment ctx) {
-        try {
-            FREECTX.invokeExact(ctx);
-        } catch (Throwable t) {
-            throw OpenSSLErrors.rethrow(t);
-        }
-    }
-
-    /** Starts a new message on {@code ctx}. */
-    static void init(MemorySegment ctx) {
-        int rc;
-        try {
-            rc = (int) INIT.invokeExact(ctx, MemorySegment.NULL);
-        } catch (Throwable t) {
-            throw OpenSSLErrors.rethrow(t);
-        }
-        OpenSSLErrors.check(rc, "SM3 init");
-    }
-
-    /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
-    static void update(MemorySegment ctx, MemorySegment data, long len) {
-        int rc;
-        try {
-            rc = (int) UPDATE.invokeExact(ctx, data, len);
-        } catch (Throwable t) {
-            throw OpenSSLErrors.rethrow(t);
-        }
-        OpenSSLErrors.check(rc, "SM3 update");
-    }
-
-    /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
-    static void updateNative(MemorySegment ctx, MemorySegment data, long len) {
-        int rc;
-        try {
-            rc = (int) Ordinary.UPDATE.invokeExact(ctx, data, len);
-        } catch (Throwable t) {
-            throw OpenSSLErrors.rethrow(t);
-        }
-        OpenSSLErrors.check(rc, "SM3 update");
-    }
-
-    /** Finishes the message on {@code ctx} into {@code out}, checking the length written in {@code outl}. */
-    static void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
-        int rc;
-        try {
-            rc = (int) FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH);
-        } catch (Throwable t) {
-            throw OpenSSLErrors.rethrow(t);
-        }
-        OpenSSLErrors.check(rc, "SM3 final");
-        long n = outl.get(JAVA_LONG, 0);
-        if (n != Sm3Sizes.DIGEST_LENGTH) {
-            throw new ProviderException("SM3 final wrote " + n + " bytes, not " + Sm3Sizes.DIGEST_LENGTH);
         }
     }
 

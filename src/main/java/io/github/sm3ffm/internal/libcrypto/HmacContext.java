@@ -21,7 +21,7 @@ import java.util.Arrays;
 final class HmacContext extends PooledContext {
     MemorySegment inner;
     MemorySegment outer;
-    /** Where the inner digest goes: past the outer pad that is copied in front of it (see {@link #finish}). */
+    /** Where the inner digest goes without keyed states: past the outer pad copied in front of it. */
     private final MemorySegment innerDigest;
     /** Whether {@code inner} and {@code outer} hold a key's pads. */
     private boolean keyed;
@@ -109,18 +109,25 @@ final class HmacContext extends PooledContext {
 
     /** Finishes the message into the first 32 bytes of the staging buffer: the outer hash of the inner digest. */
     void finish(byte[] pads) {
-        SM3.finalInto(ctx, innerDigest, writtenLength);
-        if (keyed) {
-            ctx = SM3.copy(outer, ctx);
-            SM3.update(ctx, innerDigest, DIGEST_LENGTH);
-        } else {
-            // The outer pad in front of the inner digest: one update of both.
-            SM3.init(ctx);
-            MemorySegment.copy(pads, BLOCK_SIZE, staging, JAVA_BYTE, 0, BLOCK_SIZE);
-            SM3.update(ctx, staging, BLOCK_SIZE + DIGEST_LENGTH);
-        }
-        SM3.finalInto(ctx, staging, writtenLength);
         open = false;
+        if (keyed) {
+            SM3.finalInto(ctx, staging, writtenLength);
+            // On a copy of the keyed outer state that lives for this hash only (the inner one is done).
+            MemorySegment o = SM3.copyForOneMessage(outer, ctx);
+            try {
+                SM3.update(o, staging, DIGEST_LENGTH);
+                SM3.finalInto(o, staging, writtenLength);
+            } finally {
+                SM3.dropCopy(o, ctx);
+            }
+            return;
+        }
+        // The outer pad in front of the inner digest: one update of both.
+        SM3.finalInto(ctx, innerDigest, writtenLength);
+        SM3.init(ctx);
+        MemorySegment.copy(pads, BLOCK_SIZE, staging, JAVA_BYTE, 0, BLOCK_SIZE);
+        SM3.update(ctx, staging, BLOCK_SIZE + DIGEST_LENGTH);
+        SM3.finalInto(ctx, staging, writtenLength);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
@@ -11,6 +12,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.security.ProviderException;
 
 /**
  * The SM3 calls on one kind of native context: the provider's own functions ({@link DirectSm3}) or
@@ -37,6 +39,16 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
 
     abstract void free(MemorySegment ctx);
 
+    /**
+     * A context holding a copy of {@code src}'s state for one message that ends at the next final: a new one,
+     * or {@code spare}, a context whose state is no longer needed. Hand it to {@link #dropCopy} after the
+     * final; {@code spare} stays valid either way.
+     */
+    abstract MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare);
+
+    /** Frees what {@link #copyForOneMessage} made, if it made anything. */
+    abstract void dropCopy(MemorySegment copy, MemorySegment spare);
+
     /** Starts a new message on {@code ctx}. */
     abstract void init(MemorySegment ctx);
 
@@ -52,43 +64,107 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
      */
     abstract void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl);
 
+    /** The provider's own functions, found and linked by {@link DirectSm3}. */
     static final class Provider extends Sm3Calls {
         @Override
         MemorySegment newContext() {
-            return DirectSm3.newContext();
+            try {
+                return made((MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX), "SM3 newctx");
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
         }
 
         // The provider's dupctx makes a new context: OpenSSL 3.0's providers have no copy into an existing one.
         @Override
         MemorySegment copy(MemorySegment src, MemorySegment into) {
-            MemorySegment dup = DirectSm3.dup(src);
-            DirectSm3.free(into);
+            MemorySegment dup = dup(src);
+            free(into);
             return dup;
         }
 
+        private static MemorySegment dup(MemorySegment src) {
+            try {
+                return made((MemorySegment) DirectSm3.DUPCTX.invokeExact(src), "SM3 dupctx");
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+        }
+
+        private static MemorySegment made(MemorySegment ctx, String call) {
+            if (ctx.equals(MemorySegment.NULL)) {
+                throw OpenSSLErrors.failure(call);
+            }
+            return ctx;
+        }
+
+        // The provider's freectx clears the context as it frees it.
         @Override
         void free(MemorySegment ctx) {
-            DirectSm3.free(ctx);
+            try {
+                DirectSm3.FREECTX.invokeExact(ctx);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+        }
+
+        // A temporary dup, freed after the final, leaves the spare as it is and never escapes to the heap.
+        @Override
+        MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
+            return dup(src);
+        }
+
+        @Override
+        void dropCopy(MemorySegment copy, MemorySegment spare) {
+            free(copy);
         }
 
         @Override
         void init(MemorySegment ctx) {
-            DirectSm3.init(ctx);
+            int rc;
+            try {
+                rc = (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            OpenSSLErrors.check(rc, "SM3 init");
         }
 
         @Override
         void update(MemorySegment ctx, MemorySegment data, long len) {
-            DirectSm3.update(ctx, data, len);
+            int rc;
+            try {
+                rc = (int) DirectSm3.UPDATE.invokeExact(ctx, data, len);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            OpenSSLErrors.check(rc, "SM3 update");
         }
 
         @Override
         void updateNative(MemorySegment ctx, MemorySegment data, long len) {
-            DirectSm3.updateNative(ctx, data, len);
+            int rc;
+            try {
+                rc = (int) DirectSm3.Ordinary.UPDATE.invokeExact(ctx, data, len);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            OpenSSLErrors.check(rc, "SM3 update");
         }
 
         @Override
         void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
-            DirectSm3.finalInto(ctx, out, outl);
+            int rc;
+            try {
+                rc = (int) DirectSm3.FINAL.invokeExact(ctx, out, outl, (long) DIGEST_LENGTH);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            OpenSSLErrors.check(rc, "SM3 final");
+            long n = outl.get(JAVA_LONG, 0);
+            if (n != DIGEST_LENGTH) {
+                throw new ProviderException("SM3 final wrote " + n + " bytes, not " + DIGEST_LENGTH);
+            }
         }
     }
 
@@ -135,6 +211,16 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         @Override
         void free(MemorySegment ctx) {
             EVP_MD_CTX_free(ctx);
+        }
+
+        @Override
+        MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
+            return copy(src, spare);
+        }
+
+        @Override
+        void dropCopy(MemorySegment copy, MemorySegment spare) {
+            // The spare itself: nothing to free.
         }
 
         @Override
