@@ -30,6 +30,8 @@ import org.bouncycastle.crypto.generators.PKCS5S2ParametersGenerator;
 import org.bouncycastle.crypto.params.KeyParameter;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** PBKDF2WithHmacSM3 against BouncyCastle's, and call for call against the JDK's PBKDF2WithHmacSHA256. */
 class PBKDF2HmacSM3Test {
@@ -62,9 +64,6 @@ class PBKDF2HmacSM3Test {
         SecretKeyFactory factory = ours();
         long base = Seeds.run(CASES, seed -> {
             Random rnd = new Random(seed);
-            char[] password = password(rnd);
-            byte[] salt = new byte[1 + rnd.nextInt(64)];
-            rnd.nextBytes(salt);
             // Log-uniform over 1..100 000, kept within the budget.
             int count = (int) Math.min(100_000, Math.exp(rnd.nextDouble() * Math.log(100_001)));
             int bits = 8 + rnd.nextInt(rnd.nextInt(4) == 0 ? 2048 : 512);
@@ -74,15 +73,26 @@ class PBKDF2HmacSM3Test {
             }
             totals[0]++;
             totals[1] += (long) count * blocks;
-            PBEKeySpec spec = new PBEKeySpec(password, salt, count, bits);
-            String what = "password length " + password.length + ", salt " + salt.length + " bytes, " + count
-                    + " iterations, " + bits + " bits";
-            SecretKey key = factory.generateSecret(spec);
-            assertArrayEquals(bouncyCastle(spec), key.getEncoded(), what);
-            assertEquals(bits / 8, key.getEncoded().length, what);
+            agreesWithBouncyCastle(factory, rnd, count, bits);
         });
         System.out.printf("PBKDF2HmacSM3Test: %d random cases, %d block iterations, base seed %d%n",
                 totals[0], totals[1], base);
+    }
+
+    /**
+     * The counts where a loop goes wrong: U_1 alone, a single XOR, and long loops; every other case asks for
+     * several blocks (33 to 160 bytes), whose counter and cut the others reach less often.
+     */
+    @ParameterizedTest
+    @CsvSource({"1, 24", "2, 24", "1000, 8", "100000, 2"})
+    void randomCasesAtEachIterationCountAgreeWithBouncyCastle(int iterations, int cases) throws Exception {
+        SecretKeyFactory factory = ours();
+        long base = Seeds.run(cases, seed -> {
+            Random rnd = new Random(seed);
+            int bytes = seed % 2 == 0 ? 33 + rnd.nextInt(iterations > 1000 ? 64 : 128) : 1 + rnd.nextInt(32);
+            agreesWithBouncyCastle(factory, rnd, iterations, bytes * 8);
+        });
+        System.out.printf("PBKDF2HmacSM3Test: %d iterations, base seed %d%n", iterations, base);
     }
 
     @Test
@@ -98,6 +108,20 @@ class PBKDF2HmacSM3Test {
         byte[] key = ours().generateSecret(spec).getEncoded();
         assertEquals(1, key.length);
         assertArrayEquals(bouncyCastle(spec), key);
+    }
+
+    /** A random password and salt with {@code count} and {@code bits}: the same key as BouncyCastle's. */
+    private static void agreesWithBouncyCastle(SecretKeyFactory factory, Random rnd, int count, int bits)
+            throws Exception {
+        char[] password = password(rnd);
+        byte[] salt = new byte[1 + rnd.nextInt(64)];
+        rnd.nextBytes(salt);
+        PBEKeySpec spec = new PBEKeySpec(password, salt, count, bits);
+        String what = "password length " + password.length + ", salt " + salt.length + " bytes, " + count
+                + " iterations, " + bits + " bits";
+        byte[] key = factory.generateSecret(spec).getEncoded();
+        assertEquals(bits / 8, key.length, what);
+        assertArrayEquals(bouncyCastle(spec), key, what);
     }
 
     /** Random code points, BMP and supplementary, sometimes none. */

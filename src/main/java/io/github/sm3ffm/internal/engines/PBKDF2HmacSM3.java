@@ -16,8 +16,8 @@ import javax.crypto.interfaces.PBEKey;
 import javax.crypto.spec.PBEKeySpec;
 
 /**
- * {@code SecretKeyFactory} "PBKDF2WithHmacSM3": PBKDF2 (RFC 8018) with HMAC-SM3 as its PRF, all
- * iterations in one call to OpenSSL's {@code EVP_KDF} "PBKDF2" (see {@link NativePbkdf2}). What it
+ * {@code SecretKeyFactory} "PBKDF2WithHmacSM3": PBKDF2 (RFC 8018) with HMAC-SM3 as its PRF, computed on
+ * the library's own HMAC-SM3 contexts (see {@link NativePbkdf2}). What it
  * accepts and refuses, and with which exception, follows the JDK's {@code PBKDF2WithHmacSHA256}
  * ({@code com.sun.crypto.provider.PBKDF2Core} and {@code PBKDF2KeyImpl}) call for call, and so does the
  * password's encoding (UTF-8, unpaired surrogates as '?').

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The algorithms this library computes, and the one place that decides whether each can be handed out:
- * what libcrypto gives (the loader's outcome and the fetches) and a known-answer self-test through the same
+ * what libcrypto gives (the loader's outcome and the fetch) and a known-answer self-test through the same
  * native paths the engines use, run once, before the first instance. An algorithm built on another is
  * usable only when that one is.
  *
@@ -38,8 +38,7 @@ public enum Algorithm {
         @Override
         String selfTest() throws LibCryptoUnavailableException {
             HMAC_SM3.check();
-            pbkdf2 = NativePbkdf2.fetch();
-            return pbkdf2SelfTest(pbkdf2);
+            return pbkdf2SelfTest();
         }
     },
     /** HKDF (RFC 5869) with HMAC-SM3; a KDF service from JDK 25 on. */
@@ -60,8 +59,6 @@ public enum Algorithm {
     };
 
     private static final HexFormat HEX = HexFormat.of();
-    /** PBKDF2 fetched with its digest set, by its self-test; read only once that has passed. */
-    private static volatile NativePbkdf2 pbkdf2;
 
     private final String displayName;
     /** Empty when usable, else why not; null until decided. */
@@ -108,7 +105,7 @@ public enum Algorithm {
     /** PBKDF2 with HMAC-SM3. */
     public static NativePbkdf2 pbkdf2() throws LibCryptoUnavailableException {
         PBKDF2_HMAC_SM3.check();
-        return pbkdf2;
+        return NativePbkdf2.INSTANCE;
     }
 
     /** HKDF with HMAC-SM3. */
@@ -185,15 +182,15 @@ public enum Algorithm {
     }
 
     /**
-     * 40 bytes (two blocks, the second cut short) with two iterations from OpenSSL, and again by the
-     * definition in RFC 8018 section 5.2 from HMAC-SM3, which has passed its own test. A PBKDF2 that
-     * ignored the digest parameter, or the block counter, would disagree.
+     * 40 bytes (two blocks, the second cut short) with two iterations from the PBKDF2 loop, and again by the
+     * definition in RFC 8018 section 5.2 from the HMAC-SM3 stream, which has passed its own test. A loop that
+     * dropped the block counter, an iteration or the XOR would disagree.
      */
-    private static String pbkdf2SelfTest(NativePbkdf2 kdf) {
+    private static String pbkdf2SelfTest() {
         byte[] password = "password".getBytes(StandardCharsets.US_ASCII);
         byte[] salt = "salt".getBytes(StandardCharsets.US_ASCII);
         int length = 40;
-        byte[] derived = kdf.derive(password, salt, 2, length);
+        byte[] derived = NativePbkdf2.INSTANCE.derive(password, salt, 2, length);
         NativeHmac prf = new NativeHmac();
         prf.init(password);
         byte[] expected = new byte[length];
@@ -211,7 +208,7 @@ public enum Algorithm {
             }
         }
         return Arrays.equals(derived, expected) ? null
-                : "OpenSSL gave " + HEX.formatHex(derived) + ", HMAC-SM3 gives " + HEX.formatHex(expected);
+                : "PBKDF2 gave " + HEX.formatHex(derived) + ", HMAC-SM3 gives " + HEX.formatHex(expected);
     }
 
     /**

@@ -43,7 +43,7 @@ public final class LibCrypto {
     public static final String PATH_PROPERTY = "sm3ffm.libcrypto.path";
     /**
      * System property: an OpenSSL property query (property(7)), such as {@code provider=mycard}, passed to
-     * every fetch (SM3, PBKDF2) and to the digest PBKDF2 fetches inside; blank means none.
+     * the one fetch, SM3's, whose provider then computes HMAC and every KDF too; blank means none.
      */
     public static final String PROPERTIES_PROPERTY = "sm3ffm.properties";
 
@@ -86,7 +86,7 @@ public final class LibCrypto {
     }
 
     /** How a fetch call reads in messages, e.g. {@code EVP_MD_fetch(NULL, "SM3", "provider=x")}. */
-    static String call(String function, String algorithm) {
+    private static String call(String function, String algorithm) {
         return function + "(NULL, \"" + algorithm + "\", "
                 + (Query.VALUE == null ? "NULL" : "\"" + Query.VALUE + "\"") + ")";
     }

@@ -2,7 +2,6 @@ package io.github.sm3ffm.internal.libcrypto;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,16 +52,6 @@ class LibCryptoTest {
                 "EVP_MD_get_size", "EVP_MD_CTX_new", "EVP_MD_CTX_free", "EVP_MD_CTX_copy_ex",
                 "EVP_DigestInit_ex2", "EVP_DigestUpdate", "EVP_DigestFinal_ex", "ERR_get_error",
                 "ERR_peek_error", "ERR_error_string_n", "ERR_clear_error")) {
-            assertTrue(bound.contains(s), s + " missing from " + bound);
-        }
-    }
-
-    @Test
-    void pbkdf2IsFetchedOnce() throws Exception {
-        assertSame(Algorithm.pbkdf2(), Algorithm.pbkdf2(), "PBKDF2 is fetched once and kept");
-        List<String> bound = LibCrypto.boundSymbols();
-        for (String s : List.of("EVP_KDF_fetch", "EVP_KDF_CTX_new", "EVP_KDF_CTX_dup", "EVP_KDF_CTX_set_params",
-                "EVP_KDF_derive", "EVP_KDF_CTX_free", "OPENSSL_cleanse")) {
             assertTrue(bound.contains(s), s + " missing from " + bound);
         }
     }

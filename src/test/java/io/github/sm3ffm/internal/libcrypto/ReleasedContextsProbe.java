@@ -8,12 +8,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.github.sm3ffm.SM3Provider;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.ProviderException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import javax.crypto.Mac;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.bouncycastle.crypto.digests.SM3Digest;
 import org.bouncycastle.crypto.macs.HMac;
@@ -22,8 +25,8 @@ import org.bouncycastle.crypto.params.KeyParameter;
 /**
  * Child-JVM entry point: reads what every native context of this JVM holds, through the library's own handles
  * (each SM3 state of each context is copied and finished as it is), while a {@code Mac} with a known key is
- * alive and after it is collected, and after a one-message {@code Mac}, an HKDF and an X9.63 derivation with
- * known secrets. A state that holds a key's inner pad, finished, gives SM3(K0 XOR ipad); one that holds an
+ * alive and after it is collected, and after a one-message {@code Mac}, a PBKDF2, an HKDF and an X9.63
+ * derivation with known secrets. A state that holds a key's inner pad, finished, gives SM3(K0 XOR ipad); one that holds an
  * unfinished message after it gives SM3(K0 XOR ipad || message); BouncyCastle computes what to look for.
  * Prints one line per look: {@code NAME: found=N dirtyStaging=M}.
  */
@@ -66,6 +69,13 @@ public final class ReleasedContextsProbe {
         once.doFinal(bytes(700, 3));
         look("mac one message", List.of(sm3(pad(key2, 0x36)), sm3(pad(key2, 0x5c))),
                 List.of(pad(key2, 0x36), pad(key2, 0x5c)));
+
+        // PBKDF2 keys a context with the password's pads for its whole loop.
+        String password = "pbkdf2 password 0123456789";
+        SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", PROVIDER)
+                .generateSecret(new PBEKeySpec(password.toCharArray(), bytes(16, 0x66), 3, 512));
+        byte[] p = password.getBytes(StandardCharsets.UTF_8);
+        look("pbkdf2", List.of(sm3(pad(p, 0x36)), sm3(pad(p, 0x5c))), List.of(pad(p, 0x36), pad(p, 0x5c)));
 
         byte[] salt = bytes(13, 0x44);
         byte[] ikm = bytes(22, 0x0b);

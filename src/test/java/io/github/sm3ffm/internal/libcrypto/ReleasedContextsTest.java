@@ -26,7 +26,7 @@ class ReleasedContextsTest {
         assertEquals(0, r.exitCode(), out);
         // The inner and outer pads, and the message's state over the unfinished 600 bytes.
         assertTrue(out.contains("mac alive: found=3 "), out);
-        for (String look : List.of("mac collected", "mac one message", "hkdf", "x963")) {
+        for (String look : List.of("mac collected", "mac one message", "pbkdf2", "hkdf", "x963")) {
             assertTrue(out.contains(look + ": found=0 dirtyStaging=0"), out);
         }
     }
