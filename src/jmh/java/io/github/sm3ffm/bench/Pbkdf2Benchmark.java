@@ -4,15 +4,17 @@ import java.security.GeneralSecurityException;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * How long does deriving one 256-bit key with PBKDF2-HMAC-SM3 at {@value #ITERATIONS} iterations take
- * (password storage, key files)? Runs only for implementations that offer
- * {@code SecretKeyFactory.PBKDF2WithHmacSM3}.
+ * How long does deriving one 256-bit key with PBKDF2-HMAC-SM3 take (password storage, key files), at
+ * 10,000 iterations unless {@code -p iterations=...} asks for others? Runs only for implementations that
+ * offer {@code SecretKeyFactory.PBKDF2WithHmacSM3}.
  */
 public class Pbkdf2Benchmark extends ProviderBenchmark {
-    static final int ITERATIONS = 10_000;
+    @Param({"10000"})
+    public int iterations = 10_000;
 
     private SecretKeyFactory factory;
     private PBEKeySpec spec;
@@ -20,7 +22,7 @@ public class Pbkdf2Benchmark extends ProviderBenchmark {
     @Setup
     public void setUp() throws GeneralSecurityException {
         factory = SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", implementation());
-        spec = new PBEKeySpec("correct horse battery staple".toCharArray(), Providers.message(16), ITERATIONS, 256);
+        spec = new PBEKeySpec("correct horse battery staple".toCharArray(), Providers.message(16), iterations, 256);
     }
 
     @Benchmark
