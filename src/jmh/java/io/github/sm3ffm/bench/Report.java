@@ -87,7 +87,7 @@ public final class Report {
             Row.pattern("new Mac", "HmacSM3, new Mac per 64 B message", "CallPatternBenchmark.newMac", "64", 1.3),
             Row.pattern("HKDF 32 B", "HKDF-SM3 extract-then-expand to 32 B", HKDF, "32", 1.3),
             Row.pattern("HKDF 64 B", "HKDF-SM3 extract-then-expand to 64 B", HKDF, "64", 1.3),
-            Row.pattern("PBKDF2", "PBKDF2WithHmacSM3, 10,000 iterations", "Pbkdf2Benchmark.derive", "", NONE));
+            Row.pattern("PBKDF2 10,000 it.", "PBKDF2WithHmacSM3, 10,000 iterations", "Pbkdf2Benchmark.derive", "", NONE));
 
     private static final Map<String, String> LABELS = Map.of(OURS, "sm3-ffm", BC, "BouncyCastle",
             Providers.KONA, "Kona, pure Java", Providers.KONA_NATIVE, "Kona, OpenSSL over JNI", "", "—");
@@ -129,7 +129,7 @@ public final class Report {
 
     public static void main(String[] args) throws IOException {
         Report report = read(Path.of(args[0]));
-        String markdown = report.markdown();
+        String markdown = report.markdown(args.length > 2);
         Files.writeString(Path.of(args[1]), markdown);
         System.out.print(markdown);
         if (args.length > 2) {
@@ -224,6 +224,11 @@ public final class Report {
     }
 
     String markdown() {
+        return markdown(false);
+    }
+
+    /** The tables, and with {@code charts} the two charts written beside them. */
+    String markdown(boolean charts) {
         StringBuilder m = new StringBuilder("# sm3-ffm benchmarks\n\n").append(header()).append("\n\n");
         m.append("""
                 ## Against BouncyCastle
@@ -254,6 +259,14 @@ public final class Report {
                     or(ours, Point::range), or(bc, Point::range), or(worst, Report::times),
                     or(speedup(r.benchmark(), r.size(), BC, false), Report::times),
                     Double.isNaN(r.target()) ? "" : verdict(worst, r.target()), spread, ceiling));
+        }
+        if (charts) {
+            m.append("""
+
+                    ![Speed-up over BouncyCastle against message size](speedup.png)
+
+                    ![Usage patterns: speed-up over BouncyCastle](patterns.png)
+                    """);
         }
         if (!competitors().isEmpty()) {
             m.append("""
@@ -393,6 +406,8 @@ public final class Report {
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         chart.getStyler().setYAxisMin(0.0);
+        // Ten groups of up to four bars leave each label less room than its text: slanted, none overlaps.
+        chart.getStyler().setXAxisLabelRotation(30);
         List<String> bars = rows.stream().map(Row::bar).toList();
         for (boolean slowest : new boolean[] {false, true}) {
             chart.addSeries(label(OURS) + (slowest ? ", slowest fork" : ", median fork"), bars, rows.stream()

@@ -193,8 +193,10 @@ class ReportTest {
         write(SPEED_64);
         Path out = Files.createDirectory(dir.resolve("out"));
         Report.main(new String[] {dir.toString(), out.resolve("benchmarks.md").toString(), out.toString()});
-        assertTrue(Files.readString(out.resolve("benchmarks.md")).startsWith("# sm3-ffm benchmarks"));
+        String markdown = Files.readString(out.resolve("benchmarks.md"));
+        assertTrue(markdown.startsWith("# sm3-ffm benchmarks"));
         for (String chart : List.of("speedup.png", "patterns.png")) {
+            assertTrue(markdown.contains("](" + chart + ")"), chart + " is linked");
             byte[] png = Files.readAllBytes(out.resolve(chart));
             assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4), chart);
         }
