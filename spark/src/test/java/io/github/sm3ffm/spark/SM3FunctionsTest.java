@@ -18,7 +18,10 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +47,7 @@ class SM3FunctionsTest {
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "4")
                 .getOrCreate();
-        List<Row> rows = TestRows.rows(SEED, ROWS);
+        List<Row> rows = TestRows.rows(SEED, TestRows.Lengths.TESTS, ROWS);
         expected = rows.stream().map(TestRows::expected).toArray(String[][]::new);
         // From an RDD, not a local list: Spark would evaluate a projection of a local list while planning.
         spark.createDataFrame(new JavaSparkContext(spark.sparkContext()).parallelize(rows, 8), TestRows.SCHEMA)
@@ -168,6 +171,23 @@ class SM3FunctionsTest {
         Exception folded = assertThrows(Exception.class,
                 () -> spark.sql("SELECT hmac_sm3(X'', 'abc')").collectAsList());
         assertTrue(folded.getMessage().contains(reason), folded.getMessage());
+    }
+
+    @Test
+    void aKeyJoinedFromATableStaysOutOfThePlan() {
+        String key = "key from the secret store 7f3a9c";
+        spark.createDataFrame(List.of(RowFactory.create(key)), new StructType().add("key", DataTypes.StringType))
+                .createOrReplaceTempView("hmac_key");
+        String query = "SELECT id, s, hmac_sm3(hmac_key.key, s) FROM rows CROSS JOIN hmac_key WHERE id < 1000";
+        String plans = spark.sql("EXPLAIN EXTENDED " + query).collectAsList().getFirst().getString(0);
+        assertTrue(plans.contains("hmac_sm3(key#"), plans);
+        assertFalse(plans.contains(key), plans);
+        List<Row> rows = spark.sql(query).collectAsList();
+        assertEquals(1000, rows.size());
+        for (Row row : rows) {
+            String want = row.isNullAt(1) ? null : BouncyCastleSM3.hmacSm3(bytes(key), bytes(row.getString(1)));
+            assertEquals(want, row.getString(2), () -> "row " + row.getLong(0));
+        }
     }
 
     @Test
