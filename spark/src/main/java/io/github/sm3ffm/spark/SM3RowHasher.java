@@ -1,6 +1,7 @@
 package io.github.sm3ffm.spark;
 
 import io.github.sm3ffm.SM3Provider;
+import java.nio.charset.StandardCharsets;
 import java.security.DigestException;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -24,7 +25,7 @@ public final class SM3RowHasher {
     private static final Provider PROVIDER = new SM3Provider();
     private static final ThreadLocal<SM3RowHasher> PER_THREAD = ThreadLocal.withInitial(SM3RowHasher::new);
     private static final int DIGEST_LENGTH = 32;
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private final byte[] digestOut = new byte[DIGEST_LENGTH];
     private MessageDigest digest;

@@ -10,8 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -26,6 +32,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The SQL functions in local mode on two cores, as a user calls them, against BouncyCastle. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -188,6 +195,26 @@ class SM3FunctionsTest {
             String want = row.isNullAt(1) ? null : BouncyCastleSM3.hmacSm3(bytes(key), bytes(row.getString(1)));
             assertEquals(want, row.getString(2), () -> "row " + row.getLong(0));
         }
+    }
+
+    @Test
+    void checksumsOfTheFilesInADirectory(@TempDir Path directory) throws IOException {
+        Map<String, String> expectedByName = new HashMap<>();
+        SplittableRandom random = new SplittableRandom(SEED);
+        for (int size : new int[] {1, 64, 65_537, 3 << 20}) {
+            byte[] content = new byte[size];
+            random.nextBytes(content);
+            Files.write(directory.resolve("file-" + size), content);
+            expectedByName.put("file-" + size, BouncyCastleSM3.sm3(content));
+        }
+        // Spark's file sources read no row from an empty file.
+        Files.write(directory.resolve("empty"), new byte[0]);
+        Map<String, String> byName = new HashMap<>();
+        for (Row row : spark.sql("SELECT path, sm3(content) FROM binaryFile.`" + directory.toUri() + "`")
+                .collectAsList()) {
+            byName.put(row.getString(0).substring(row.getString(0).lastIndexOf('/') + 1), row.getString(1));
+        }
+        assertEquals(expectedByName, byName);
     }
 
     @Test
