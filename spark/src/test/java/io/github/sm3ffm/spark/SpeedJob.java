@@ -2,7 +2,6 @@ package io.github.sm3ffm.spark;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,9 @@ import org.bouncycastle.util.encoders.Hex;
  * Spark's {@code sha2(v, 256)} for reference, in local mode on two cores: 2,000,000 STRING values of 64 B
  * and 500,000 of 4 KiB, cached in memory first, each query written to Spark's {@code noop} sink (every row
  * computed, nothing kept). After a warm-up round, each round runs the three in turn; the report gives each
- * one's median and range over the rounds, and the ratios of medians. Run by {@code mvn exec:exec@speed}.
+ * one's median and range over the rounds, and sm3's speed over each one's: the median and range of the
+ * ratios within a round (runs seconds apart, so a change in the machine's speed touches both sides), and
+ * the ratio of the medians. Run by {@code mvn test-compile exec:exec@speed} in {@code spark/}.
  */
 public final class SpeedJob {
     private SpeedJob() {
@@ -39,7 +40,7 @@ public final class SpeedJob {
         queries.put("sm3(v)", "sm3(v)");
         queries.put("BouncyCastle UDF", "bc_sm3(v)");
         queries.put("sha2(v, 256)", "sha2(v, 256)");
-        System.out.printf("rounds: %d after one warm-up; rows/s, median (range)%n", rounds);
+        System.out.printf("%d rounds after one warm-up; medians (ranges)%n", rounds);
         measure(spark, 2_000_000, 64, queries, rounds);
         measure(spark, 500_000, 4096, queries, rounds);
         spark.stop();
@@ -81,13 +82,25 @@ public final class SpeedJob {
         }
         data.unpersist(true);
         System.out.printf("%,d rows of %,d B:%n", rows, length);
-        double sm3 = median(rates.get("sm3(v)"));
+        List<Double> sm3 = rates.get("sm3(v)");
         for (Map.Entry<String, List<Double>> rate : rates.entrySet()) {
-            double median = median(rate.getValue());
-            System.out.printf("  %-18s %,12.0f (%,.0f-%,.0f)   sm3(v) / this: %.2fx%n", rate.getKey(), median,
-                    rate.getValue().stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
-                    rate.getValue().stream().mapToDouble(Double::doubleValue).max().orElseThrow(), sm3 / median);
+            List<Double> ratios = new ArrayList<>();
+            for (int round = 0; round < rounds; round++) {
+                ratios.add(sm3.get(round) / rate.getValue().get(round));
+            }
+            System.out.printf("  %-18s %,12.0f rows/s (%,.0f-%,.0f)   sm3(v) / this: %.2fx per round (%.2f-%.2f),"
+                            + " %.2fx of medians%n",
+                    rate.getKey(), median(rate.getValue()), min(rate.getValue()), max(rate.getValue()),
+                    median(ratios), min(ratios), max(ratios), median(sm3) / median(rate.getValue()));
         }
+    }
+
+    private static double min(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    }
+
+    private static double max(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
     }
 
     private static double median(List<Double> values) {
