@@ -42,6 +42,7 @@ public final class SM3RowHasher {
         return PER_THREAD.get();
     }
 
+    /** SM3 of a STRING's UTF-8 bytes, as 64 lowercase hex characters. */
     public UTF8String sm3(UTF8String value) {
         MessageDigest md = digest();
         if (value.getBaseObject() instanceof byte[] array) {
@@ -52,12 +53,17 @@ public final class SM3RowHasher {
         return finish(md);
     }
 
+    /** SM3 of a BINARY, as 64 lowercase hex characters. */
     public UTF8String sm3(byte[] value) {
         MessageDigest md = digest();
         md.update(value);
         return finish(md);
     }
 
+    /**
+     * HMAC-SM3 of a message under a key, each a STRING's UTF-8 bytes or a BINARY (the other overloads), as
+     * 64 lowercase hex characters; an empty key is an {@link IllegalArgumentException} naming the function.
+     */
     public UTF8String hmacSm3(UTF8String key, UTF8String message) {
         Mac m = key.getBaseObject() instanceof byte[] array
                 ? mac(array, offsetIn(key), key.numBytes())
