@@ -1,0 +1,52 @@
+package io.github.sm3ffm.spark;
+
+import java.io.Serial;
+import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.ExpressionDescription;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * {@code hmac_sm3(key, expr)}: HMAC-SM3 (GM/T 0042-2015) of each value. The task's hasher keeps one
+ * {@code Mac} and sets its key again only when a row's key differs from the one before.
+ */
+@ExpressionDescription(
+        usage = "_FUNC_(key, expr) - Returns the HMAC-SM3 (GM/T 0042-2015) of `expr` under `key`, each a STRING"
+                + " (its UTF-8 bytes) or BINARY, as 64 lowercase hex characters. An empty key is an error.",
+        examples = "\n    Examples:\n      > SELECT _FUNC_('key', 'abc');\n"
+                + "       28e63256e7c5a087b1f073265dc53092163f7b82729735d06f28f10af9d52393\n  ",
+        group = "hash_funcs")
+public final class HmacSM3Expression extends RowHashExpression {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    /** Called by Spark's function registry with the two arguments of {@code hmac_sm3(key, expr)}. */
+    public HmacSM3Expression(Expression key, Expression expr) {
+        super(List.of(key, expr));
+    }
+
+    @Override
+    public String prettyName() {
+        return "hmac_sm3";
+    }
+
+    @Override
+    String hasherMethod() {
+        return "hmacSm3";
+    }
+
+    @Override
+    UTF8String hash(SM3RowHasher hasher, Object[] values) {
+        return hasher.hmacSm3(utf8(values[0]), utf8(values[1]));
+    }
+
+    /** A BINARY as a string over the same array (no copy): the hasher reads bytes either way. */
+    private static UTF8String utf8(Object value) {
+        return value instanceof byte[] binary ? UTF8String.fromBytes(binary) : (UTF8String) value;
+    }
+
+    @Override
+    RowHashExpression withArguments(List<Expression> newArguments) {
+        return new HmacSM3Expression(newArguments.get(0), newArguments.get(1));
+    }
+}
