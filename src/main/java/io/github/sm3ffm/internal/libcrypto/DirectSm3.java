@@ -38,7 +38,9 @@ import java.util.Map;
 /**
  * The SM3 functions of the provider that {@code EVP_MD_fetch} chose, found and linked to be called without EVP
  * (provider-digest(7)): {@code newctx}, {@code init}, {@code update}, {@code final}, {@code dupctx},
- * {@code freectx}, found through {@code EVP_MD_get0_provider} and {@code OSSL_PROVIDER_query_operation}.
+ * {@code freectx}, found through {@code EVP_MD_get0_provider} and {@code OSSL_PROVIDER_query_operation};
+ * and {@code copyctx} where the provider has it (OpenSSL 3.5 and later), a copy into an existing context
+ * without the allocation and free of a {@code dupctx}.
  *
  * <p>Why: on OpenSSL 3.0, EVP adds checks, the {@code EVP_MD_CTX} indirection and, in
  * {@code EVP_MD_CTX_copy_ex}, a reset and reference counting around {@code dupctx}: 10-15% of a whole
@@ -50,7 +52,8 @@ import java.util.Map;
  * <li>only the provider that {@code EVP_MD_fetch} chose under the configured properties, and only when it
  * has exactly one digest named SM3 (a second entry, with other properties, would be ambiguous);</li>
  * <li>not when an {@code ENGINE} is registered for SM3: EVP would route the digest there;</li>
- * <li>all six functions present; dispatch ids this class does not know are ignored;</li>
+ * <li>all six functions present ({@code copyctx} is optional); dispatch ids this class does not know are
+ * ignored;</li>
  * <li>the init/update/final order is kept by the pooled contexts, whose users start a
  * message before they feed it and start it again after every final;</li>
  * <li>the GB/T 32905-2016 "abc" example is hashed through these functions before they are used;</li>
@@ -63,6 +66,12 @@ final class DirectSm3 {
     /** System property: {@code false} makes every SM3 call go through EVP. */
     static final String PROPERTY = "sm3ffm.sm3.direct";
 
+    /**
+     * {@code OSSL_FUNC_DIGEST_COPYCTX}: OpenSSL 3.5 added it to core_dispatch.h, after the 3.0 headers that
+     * the bindings are generated from.
+     */
+    static final int OSSL_FUNC_DIGEST_COPYCTX = 15;
+
     private static final Linker LINKER = Linker.nativeLinker();
     private static final Found FOUND = findOrExplain();
     static final MemorySegment PROVIDER_CTX = FOUND.providerCtx;
@@ -74,6 +83,9 @@ final class DirectSm3 {
     // after it in some JVMs (docs/design.md). The EVP path's init showed no such fork and stays critical.
     static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
+    // copyctx takes dupctx's place where the provider has it (null elsewhere), ordinary for the same reason:
+    // linked critical, it made PBKDF2 about a quarter slower on OpenSSL 3.5.
+    static final MethodHandle COPYCTX = link(FOUND.copyctx, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     // Update is linked twice: critical for short input (heap arrays read in place, no thread transition),
     // ordinary for long native input, during which GC may run; that one on first use (see Ordinary).
     private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
@@ -101,9 +113,9 @@ final class DirectSm3 {
     /** What was found, or why the path is not used. */
     private record Found(String reason, String provider, MemorySegment providerCtx, MemorySegment newctx,
                          MemorySegment init, MemorySegment update, MemorySegment fin, MemorySegment freectx,
-                         MemorySegment dupctx) {
+                         MemorySegment dupctx, MemorySegment copyctx) {
         static Found no(String reason) {
-            return new Found(reason, null, null, null, null, null, null, null, null);
+            return new Found(reason, null, null, null, null, null, null, null, null, null);
         }
     }
 
@@ -175,7 +187,8 @@ final class DirectSm3 {
         }
         MemorySegment providerCtx = OSSL_PROVIDER_get0_provider_ctx(provider);
         return new Found(null, name, providerCtx, functions.get(needed[0]), functions.get(needed[1]),
-                functions.get(needed[2]), functions.get(needed[3]), functions.get(needed[4]), functions.get(needed[5]));
+                functions.get(needed[2]), functions.get(needed[3]), functions.get(needed[4]), functions.get(needed[5]),
+                functions.get(OSSL_FUNC_DIGEST_COPYCTX));
     }
 
     // Entries end with a NULL name list; a name list is "SM3:1.2.156.10197.1.401" and the like.

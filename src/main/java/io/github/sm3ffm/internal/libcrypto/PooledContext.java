@@ -30,7 +30,7 @@ public abstract class PooledContext {
 
     private static final Set<PooledContext> ALL = ConcurrentHashMap.newKeySet();
 
-    /** The message's SM3 context; a copy on the provider's functions puts a new one in its place. */
+    /** The message's SM3 context; a copy by the provider's dupctx (before OpenSSL 3.5) puts a new one in its place. */
     MemorySegment ctx;
     final MemorySegment staging;
     /** Where a final call reports the length it wrote: just past the output, in the staging buffer. */

@@ -75,9 +75,26 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
             }
         }
 
-        // The provider's dupctx makes a new context: OpenSSL 3.0's providers have no copy into an existing one.
+        // Into the context itself with copyctx; where the provider has none (OpenSSL before 3.5), its dupctx
+        // makes a new context that replaces it.
         @Override
         MemorySegment copy(MemorySegment src, MemorySegment into) {
+            if (DirectSm3.COPYCTX == null) {
+                return replaceWithDup(src, into);
+            }
+            copyInto(src, into);
+            return into;
+        }
+
+        static void copyInto(MemorySegment src, MemorySegment into) {
+            try {
+                DirectSm3.COPYCTX.invokeExact(into, src);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+        }
+
+        MemorySegment replaceWithDup(MemorySegment src, MemorySegment into) {
             MemorySegment dup = dup(src);
             free(into);
             return dup;
@@ -108,15 +125,22 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
             }
         }
 
-        // A temporary dup, freed after the final, leaves the spare as it is and never escapes to the heap.
+        // The spare itself with copyctx; else a temporary dup, freed after the final, which leaves the spare
+        // as it is and never escapes to the heap.
         @Override
         MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
-            return dup(src);
+            if (DirectSm3.COPYCTX == null) {
+                return dup(src);
+            }
+            copyInto(src, spare);
+            return spare;
         }
 
         @Override
         void dropCopy(MemorySegment copy, MemorySegment spare) {
-            free(copy);
+            if (copy != spare) {
+                free(copy);
+            }
         }
 
         @Override
