@@ -404,7 +404,9 @@ public final class Report {
                 .title("Usage patterns: speed-up over BouncyCastle (1 = as fast)")
                 .xAxisTitle(chartNote()).yAxisTitle("× BouncyCastle").build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        // Below the plot: inside it, the legend hid the tallest bars of the last groups.
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setYAxisMin(0.0);
         // Ten groups of up to four bars leave each label less room than its text: slanted, none overlaps.
         chart.getStyler().setXAxisLabelRotation(30);
