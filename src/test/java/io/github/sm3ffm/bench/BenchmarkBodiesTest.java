@@ -132,6 +132,8 @@ class BenchmarkBodiesTest {
             for (int round = 0; round < 3; round++) {
                 assertArrayEquals(sm3(Providers.message(PerMessageBenchmark.TRANSCRIPT)), new BareCallsBenchmark()
                         .copyThenFinal(bare).toArray(ValueLayout.JAVA_BYTE), "the floor's calls, round " + round);
+                assertArrayEquals(sm3(Providers.message(PerMessageBenchmark.TRANSCRIPT)), new BareCallsBenchmark()
+                        .copyIntoThenFinal(bare).toArray(ValueLayout.JAVA_BYTE), "the pooled floor, round " + round);
             }
         } finally {
             bare.tearDown();

@@ -34,6 +34,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The SM3 functions of the provider that {@code EVP_MD_fetch} chose, found and linked to be called without EVP
@@ -101,6 +103,16 @@ final class DirectSm3 {
     /** Whether SM3 calls go to the provider directly; else through EVP. */
     static final boolean ENABLED = REASON == null;
 
+    /**
+     * Bytes of a context of OpenSSL's own SM3 before 3.5 ({@code SM3_CTX}, include/internal/sm3.h: eight state
+     * words, the bit count in two words, a 16-word block and its fill count), or 0 where copies go through the
+     * provider. That provider has no copyctx, and its dupctx copies the context by struct assignment into a new
+     * allocation, which the copy's user then frees: a malloc and a free around 108 bytes. Copying the bytes from
+     * Java into a context that exists does the same assignment without either. Only for the "default" provider
+     * of OpenSSL 3.0 to 3.4, and only when contexts so copied finish as dupctx's copies do ({@link #copyCheck}).
+     */
+    static final long STATE_BYTES = stateBytes();
+
     private DirectSm3() {
     }
 
@@ -121,8 +133,12 @@ final class DirectSm3 {
 
     /** How SM3 is computed: the provider's functions, or EVP and why. */
     static String description() {
-        return ENABLED ? "SM3 functions of OpenSSL's \"" + FOUND.provider + "\" provider, called directly"
-                : "EVP (" + REASON + ")";
+        if (!ENABLED) {
+            return "EVP (" + REASON + ")";
+        }
+        return "SM3 functions of OpenSSL's \"" + FOUND.provider + "\" provider, called directly; contexts copied "
+                + (COPYCTX != null ? "by its copyctx"
+                : STATE_BYTES != 0 ? "as " + STATE_BYTES + "-byte states" : "by its dupctx");
     }
 
     private static MethodHandle link(MemorySegment function, FunctionDescriptor descriptor, Linker.Option... options) {
@@ -222,6 +238,87 @@ final class DirectSm3 {
             }
             functions.putIfAbsent(id, ossl_dispatch_st.function(entry));
         }
+    }
+
+    /** OpenSSL's SM3_CTX: 8 + 2 + 16 + 1 four-byte words, the same from 1.1.1 to 3.4. */
+    private static final long SM3_CTX_BYTES = 108;
+
+    private static long stateBytes() {
+        if (!ENABLED || COPYCTX != null || !"default".equals(FOUND.provider) || !before35(LibCrypto.fetchedVersion())) {
+            return 0;
+        }
+        try {
+            return copyCheck() ? SM3_CTX_BYTES : 0;
+        } catch (Throwable t) {
+            return 0;
+        }
+    }
+
+    /** Whether {@code version}, OpenSSL's version text, names a release from 3.0 to 3.4. */
+    static boolean before35(String version) {
+        Matcher m = Pattern.compile("^OpenSSL 3\\.([0-9]+)\\.").matcher(version == null ? "" : version);
+        return m.find() && Integer.parseInt(m.group(1)) < 5;
+    }
+
+    /**
+     * Whether contexts copied as {@link #SM3_CTX_BYTES} bytes, into a context in the middle of another message,
+     * finish as the source and its dupctx copy do, from every point of a block and across blocks.
+     */
+    private static boolean copyCheck() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            byte[] bytes = new byte[300];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) (i * 7 + 1);
+            }
+            MemorySegment message = arena.allocateFrom(JAVA_BYTE, bytes);
+            MemorySegment out = arena.allocate(3 * Sm3Sizes.DIGEST_LENGTH);
+            MemorySegment outl = arena.allocate(JAVA_LONG);
+            for (long n : new long[] {0, 1, 31, 55, 56, 63, 64, 65, 127, 128, 200}) {
+                MemorySegment src = MemorySegment.NULL;
+                MemorySegment into = MemorySegment.NULL;
+                MemorySegment dup = MemorySegment.NULL;
+                try {
+                    src = newContext();
+                    into = newContext();
+                    int rc = (int) INIT.invokeExact(src, MemorySegment.NULL);
+                    rc &= (int) UPDATE.invokeExact(src, message, n);
+                    rc &= (int) INIT.invokeExact(into, MemorySegment.NULL);
+                    rc &= (int) UPDATE.invokeExact(into, message.asSlice(1), 199L - n / 2);
+                    dup = (MemorySegment) DUPCTX.invokeExact(src);
+                    if (rc != 1 || dup.equals(MemorySegment.NULL)) {
+                        return false;
+                    }
+                    MemorySegment.copy(src.reinterpret(SM3_CTX_BYTES), 0, into.reinterpret(SM3_CTX_BYTES), 0,
+                            SM3_CTX_BYTES);
+                    MemorySegment[] all = {src, into, dup};
+                    for (int k = 0; k < all.length; k++) {
+                        rc &= (int) UPDATE.invokeExact(all[k], message.asSlice(n), 77L);
+                        rc &= (int) FINAL.invokeExact(all[k], out.asSlice(k * Sm3Sizes.DIGEST_LENGTH), outl,
+                                (long) Sm3Sizes.DIGEST_LENGTH);
+                    }
+                    long d = Sm3Sizes.DIGEST_LENGTH;
+                    if (rc != 1 || out.asSlice(0, d).mismatch(out.asSlice(d, d)) != -1
+                            || out.asSlice(0, d).mismatch(out.asSlice(2 * d, d)) != -1) {
+                        return false;
+                    }
+                } finally {
+                    for (MemorySegment c : new MemorySegment[] {src, into, dup}) {
+                        if (!c.equals(MemorySegment.NULL)) {
+                            FREECTX.invokeExact(c);
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+    }
+
+    private static MemorySegment newContext() throws Throwable {
+        MemorySegment ctx = (MemorySegment) NEWCTX.invokeExact(PROVIDER_CTX);
+        if (ctx.equals(MemorySegment.NULL)) {
+            throw new IllegalStateException("the provider's SM3 newctx failed");
+        }
+        return ctx;
     }
 
     /** Hashes "abc" through the functions found; null when they give the standard's digest. */

@@ -107,6 +107,23 @@ final class HmacContext extends PooledContext {
         }
     }
 
+    /**
+     * Starts a message with its first {@code length} bytes: without keyed states, the inner pad and bytes that
+     * fit the staging buffer behind it go in one call.
+     */
+    void start(byte[] pads, byte[] message, int offset, int length) {
+        if (keyed || BLOCK_SIZE + length > STAGING_SIZE) {
+            start(pads);
+            updateArray(message, offset, length);
+            return;
+        }
+        open = true;
+        SM3.init(ctx);
+        MemorySegment.copy(pads, 0, staging, JAVA_BYTE, 0, BLOCK_SIZE);
+        MemorySegment.copy(message, offset, staging, JAVA_BYTE, BLOCK_SIZE, length);
+        update(staging, BLOCK_SIZE + length);
+    }
+
     /** Finishes the message into the first 32 bytes of the staging buffer: the outer hash of the inner digest. */
     void finish(byte[] pads) {
         open = false;

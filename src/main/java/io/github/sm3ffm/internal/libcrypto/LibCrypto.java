@@ -115,6 +115,11 @@ public final class LibCrypto {
         return md == null ? MemorySegment.NULL : md;
     }
 
+    /** OpenSSL's version text, or null when loading failed: for code that decides without it. */
+    static String fetchedVersion() {
+        return Loaded.OUTCOME.version;
+    }
+
     /** OpenSSL's own version text, e.g. "OpenSSL 3.0.19 27 Jan 2026". */
     public static String version() throws LibCryptoUnavailableException {
         return available().version;

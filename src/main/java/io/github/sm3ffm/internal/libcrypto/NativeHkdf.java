@@ -7,8 +7,9 @@ import java.util.Arrays;
 /**
  * HKDF (RFC 5869) with HMAC-SM3, computed here on the library's own HMAC-SM3 contexts ({@link HmacContext}),
  * not by OpenSSL's {@code EVP_KDF} "HKDF", which fetches HMAC and SM3 by name for every HMAC it computes and
- * so costs more than the hashing. Extract is one HMAC with the salt as key; expand keys the context with the
- * PRK once, then computes each block T(i) = HMAC(PRK, T(i-1) || info || i) from a copy of the keyed state.
+ * so costs more than the hashing. Extract is one HMAC with the salt as key, computed from the pads; expand
+ * computes each block T(i) = HMAC(PRK, T(i-1) || info || i), from the pads for one block, else from copies of
+ * the states keyed once with the PRK. From the pads, the inner pad and a short message go in one call.
  *
  * <p>A derivation borrows one pooled context for its whole length and never claims it: no other thread can
  * reach it. It goes back to the pool through {@link ContextPool#giveBack}, which clears its keyed states and
@@ -63,8 +64,7 @@ public final class NativeHkdf {
     private static byte[] mac(HmacContext c, byte[] key, byte[] message) {
         byte[] pads = c.padsOf(key);
         try {
-            c.start(pads);
-            c.updateArray(message, 0, message.length);
+            c.start(pads, message, 0, message.length);
             c.finish(pads);
             byte[] out = new byte[DIGEST_LENGTH];
             c.output(out, 0, DIGEST_LENGTH);
@@ -83,12 +83,14 @@ public final class NativeHkdf {
         byte[] pads = c.padsOf(prk);
         boolean done = false;
         try {
-            c.key(pads);
+            // Keyed states cost two compressions once and save one per block: worth it from two blocks on.
+            if (length > DIGEST_LENGTH) {
+                c.key(pads);
+            }
             for (int i = 1, at = 0; at < length; i++, at += DIGEST_LENGTH) {
                 message[message.length - 1] = (byte) i;
-                c.start(pads);
                 int from = i == 1 ? DIGEST_LENGTH : 0;
-                c.updateArray(message, from, message.length - from);
+                c.start(pads, message, from, message.length - from);
                 c.finish(pads);
                 c.output(message, 0, DIGEST_LENGTH);
                 System.arraycopy(message, 0, okm, at, Math.min(DIGEST_LENGTH, length - at));

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -46,7 +47,24 @@ class DirectSm3Test {
         } else if (DirectSm3.description().contains("\"default\" provider")) {
             boolean offered = OpenSSL.OpenSSL_version_num() >= OPENSSL_3_5;
             assertEquals(offered, DirectSm3.COPYCTX != null, LibCrypto.version() + ": copyctx linked");
+            // Without copyctx, OpenSSL's own SM3 contexts are copied as their 108 bytes.
+            assertEquals(offered ? 0 : 108, DirectSm3.STATE_BYTES, DirectSm3.description());
+        } else {
+            assertEquals(0, DirectSm3.STATE_BYTES, "only OpenSSL's own provider's contexts are copied as bytes");
         }
+    }
+
+    /** Contexts are copied as bytes only for OpenSSL 3.0 to 3.4, whose SM3 context layout is known. */
+    @Test
+    void stateBytesOnlyForOpenSslBefore35() {
+        assertTrue(DirectSm3.before35("OpenSSL 3.0.22 25 Aug 2026"));
+        assertTrue(DirectSm3.before35("OpenSSL 3.4.1 11 Feb 2025"));
+        assertFalse(DirectSm3.before35("OpenSSL 3.5.7 1 Jul 2026"));
+        assertFalse(DirectSm3.before35("OpenSSL 3.10.0 1 Jan 2030"));
+        assertFalse(DirectSm3.before35("OpenSSL 4.0.2 1 Sep 2026"));
+        assertFalse(DirectSm3.before35("OpenSSL 30.1.0"));
+        assertFalse(DirectSm3.before35("Tongsuo 8.4.0 1 Jan 2024"));
+        assertFalse(DirectSm3.before35(null));
     }
 
     /** Every way the facade copies a context gives the state of the source, which the copy leaves intact. */
@@ -68,7 +86,8 @@ class DirectSm3Test {
             assertOneMessageCopy(m, evp, suffix, expected, sourceExpected);
             if (DirectSm3.ENABLED) {
                 Sm3Calls.Provider provider = new Sm3Calls.Provider();
-                assertCopy(m, provider, expected, sourceExpected, provider::copy, DirectSm3.COPYCTX != null);
+                assertCopy(m, provider, expected, sourceExpected, provider::copy,
+                        DirectSm3.COPYCTX != null || DirectSm3.STATE_BYTES != 0);
                 assertCopy(m, provider, expected, sourceExpected, provider::replaceWithDup, false);
                 if (DirectSm3.COPYCTX != null) {
                     assertCopy(m, provider, expected, sourceExpected, (src, into) -> {
