@@ -49,6 +49,10 @@ abstract class Sm3Kdf extends KDFSpi {
 
     /** The keys' RAW bytes, one after another; the caller zeroes them. */
     static byte[] rawBytes(List<SecretKey> keys) throws InvalidKeyException {
+        if (keys.size() == 1) {
+            // The usual case: one key, whose encoding is a copy already.
+            return rawBytes(keys.get(0));
+        }
         byte[][] parts = new byte[keys.size()][];
         int total = 0;
         try {
