@@ -30,6 +30,9 @@ import java.util.concurrent.locks.LockSupport;
  * GC for its duration), direct buffers and native segments by address;</li>
  * <li>after its first message a stream gives its claimed context back; from its second message on it is
  * a reused engine, and keeps one across messages;</li>
+ * <li>a copy (a clone) of a message that has reached a context keeps that state on the heap where the
+ * backend's state is plain bytes (OpenSSL 3.0 to 3.4, see {@code DirectSm3.STATE_BYTES}) and claims a context
+ * only when it needs one; elsewhere it claims a context holding a copy at once;</li>
  * <li>a context is started (Init) only when a message needs it, so a finished or reset engine runs no
  * Init that nothing uses.</li>
  * </ul>
@@ -86,6 +89,12 @@ public abstract class NativeStream<C extends PooledContext> {
     private boolean started;
     /** Whether a message was finished before: such a stream keeps its claimed context between messages. */
     private boolean reused;
+    /**
+     * The message so far as state bytes on the heap, where a copy of a started message keeps it
+     * ({@link PooledContext#saveState}): such a copy holds no native context until it needs one, and then
+     * starts there from these bytes instead of from the beginning. Only ever set while no context is started.
+     */
+    private byte[] parked;
 
     abstract ContextPool<C> pool();
 
@@ -184,7 +193,7 @@ public abstract class NativeStream<C extends PooledContext> {
             C c;
             if (leased == null && !reused) {
                 c = borrowed = pool().acquire();
-                start(c, true);
+                begin(c, true);
             } else {
                 c = lease();
             }
@@ -209,6 +218,11 @@ public abstract class NativeStream<C extends PooledContext> {
         reused = true;
     }
 
+    /** Whether this stream holds a claimed context now, for tests. */
+    final boolean holdsContext() {
+        return leased != null;
+    }
+
     /** Drops the message so far. */
     public final void reset() {
         enter();
@@ -226,9 +240,21 @@ public abstract class NativeStream<C extends PooledContext> {
             copyKeyTo(that);
             if (leased != null && started) {
                 flushLocked();
-                that.leased = pool().adopt(that, pool().copy(leased));
-                that.started = true;
-            } else if (pending != null) {
+                // On the heap where the state is plain bytes: the copy claims no context, and one that is
+                // dropped unfinished leaves nothing to reclaim.
+                byte[] state = leased.saveState();
+                if (state != null) {
+                    that.parked = state;
+                } else {
+                    that.leased = pool().adopt(that, pool().copy(leased));
+                    that.started = true;
+                }
+                return;
+            }
+            if (parked != null) {
+                that.parked = parked.clone();
+            }
+            if (pending != null) {
                 that.pending = pending.clone();
                 that.pendingLen = Math.min(pendingLen, pending.length);
             }
@@ -272,6 +298,7 @@ public abstract class NativeStream<C extends PooledContext> {
     // A stream that has not yet finished a message gives its context back: it may never be used again.
     final void endMessage() {
         pendingLen = 0;
+        parked = null;
         started = false;
         C c = leased;
         if (c != null && !reused) {
@@ -283,6 +310,7 @@ public abstract class NativeStream<C extends PooledContext> {
     // Called under the guard after a native call failed: the claimed context's state is unknown.
     private void dropFailedContext() {
         pendingLen = 0;
+        parked = null;
         started = false;
         C c = leased;
         if (c != null) {
@@ -301,10 +329,21 @@ public abstract class NativeStream<C extends PooledContext> {
             fresh = true;
         }
         if (!started) {
-            start(c, fresh);
+            begin(c, fresh);
             started = true;
         }
         return c;
+    }
+
+    /** Starts this stream's message on {@code c}: from the parked state if there is one, else anew. */
+    private void begin(C c, boolean fresh) {
+        byte[] state = parked;
+        if (state != null) {
+            parked = null;
+            c.restoreState(state);
+        } else {
+            start(c, fresh);
+        }
     }
 
     /** Hands the pending bytes to the claimed context; called under the guard. */

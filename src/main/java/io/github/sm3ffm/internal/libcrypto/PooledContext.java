@@ -83,6 +83,16 @@ public abstract class PooledContext {
     /** Puts a copy of this context's state in {@code into}, a context of the same kind from the pool. */
     abstract void copyTo(PooledContext into);
 
+    /** This context's message state as heap bytes, where it can be held so and holds no secret; else null. */
+    byte[] saveState() {
+        return null;
+    }
+
+    /** Puts a state from {@link #saveState} into this context, in place of whatever it held. */
+    void restoreState(byte[] state) {
+        throw new UnsupportedOperationException("no saved state for " + getClass().getSimpleName());
+    }
+
     /**
      * Clears every state derived from a key or secret (what a final leaves, a digest or MAC, is output, not a
      * secret), so that the context can serve someone else; called by the pool only.

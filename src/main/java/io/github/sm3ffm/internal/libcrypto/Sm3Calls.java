@@ -41,6 +41,16 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
 
     abstract void free(MemorySegment ctx);
 
+    /** {@code ctx}'s state as bytes on the heap, where the backend's states are plain bytes; else null. */
+    byte[] save(MemorySegment ctx) {
+        return null;
+    }
+
+    /** Puts a state from {@link #save} into {@code ctx}, whatever it held. */
+    void restore(byte[] state, MemorySegment ctx) {
+        throw new UnsupportedOperationException("SM3 states are not saved as bytes here");
+    }
+
     /**
      * A context holding a copy of {@code src}'s state for one message that ends at the next final: a new one,
      * or {@code spare}, a context whose state is no longer needed. Hand it to {@link #dropCopy} after the
@@ -115,6 +125,17 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
             for (; at < DirectSm3.STATE_BYTES; at++) {
                 into.set(JAVA_BYTE, at, src.get(JAVA_BYTE, at));
             }
+        }
+
+        // The state is its SM3_CTX's bytes where copies are made in Java (OpenSSL 3.0 to 3.4).
+        @Override
+        byte[] save(MemorySegment ctx) {
+            return DirectSm3.STATE_BYTES == 0 ? null : ctx.toArray(JAVA_BYTE);
+        }
+
+        @Override
+        void restore(byte[] state, MemorySegment ctx) {
+            MemorySegment.copy(state, 0, ctx, JAVA_BYTE, 0, (int) DirectSm3.STATE_BYTES);
         }
 
         MemorySegment replaceWithDup(MemorySegment src, MemorySegment into) {

@@ -37,6 +37,17 @@ final class Sm3Context extends PooledContext {
         SM3.finalInto(ctx, staging, writtenLength);
     }
 
+    // A digest's message state is no secret; a KDF's is, and never leaves native memory.
+    @Override
+    byte[] saveState() {
+        return secret ? null : SM3.save(ctx);
+    }
+
+    @Override
+    void restoreState(byte[] state) {
+        SM3.restore(state, ctx);
+    }
+
     @Override
     void copyTo(PooledContext into) {
         Sm3Context n = (Sm3Context) into;
