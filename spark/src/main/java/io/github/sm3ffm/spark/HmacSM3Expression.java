@@ -22,17 +22,7 @@ public final class HmacSM3Expression extends RowHashExpression {
 
     /** Called by Spark's function registry with the two arguments of {@code hmac_sm3(key, expr)}. */
     public HmacSM3Expression(Expression key, Expression expr) {
-        super(List.of(key, expr));
-    }
-
-    @Override
-    public String prettyName() {
-        return "hmac_sm3";
-    }
-
-    @Override
-    String hasherMethod() {
-        return "hmacSm3";
+        super("hmac_sm3", "hmacSm3", List.of(key, expr));
     }
 
     @Override

@@ -41,21 +41,29 @@ abstract sealed class RowHashExpression extends Expression implements ImplicitCa
     private static final AbstractDataType STRING_OR_BINARY =
             TypeCollection.apply(seq(List.of(DataTypes.StringType, DataTypes.BinaryType)));
 
+    /** The SQL function's name. */
+    private final String name;
+    /** The {@link SM3RowHasher} method that generated code calls with the arguments' values. */
+    private final String hasherMethod;
     private final List<Expression> arguments;
     private final Seq<Expression> children;
 
-    RowHashExpression(List<Expression> arguments) {
+    RowHashExpression(String name, String hasherMethod, List<Expression> arguments) {
+        this.name = name;
+        this.hasherMethod = hasherMethod;
         this.arguments = List.copyOf(arguments);
         this.children = seq(this.arguments);
     }
-
-    /** The {@link SM3RowHasher} method that generated code calls with the arguments' values. */
-    abstract String hasherMethod();
 
     /** The same call, interpreted: each value a {@link UTF8String} or a {@code byte[]}, none null. */
     abstract UTF8String hash(SM3RowHasher hasher, Object[] values);
 
     abstract RowHashExpression withArguments(List<Expression> newArguments);
+
+    @Override
+    public final String prettyName() {
+        return name;
+    }
 
     @Override
     public final Seq<Expression> children() {
@@ -125,7 +133,7 @@ abstract sealed class RowHashExpression extends Expression implements ImplicitCa
         List<String> parts = new ArrayList<>();
         List<Object> inputs = new ArrayList<>();
         StringBuilder part = new StringBuilder("\n");
-        StringBuilder call = new StringBuilder(hasher + "." + hasherMethod() + "(");
+        StringBuilder call = new StringBuilder(hasher + "." + hasherMethod + "(");
         for (int i = 0; i < args.size(); i++) {
             ExprCode arg = args.get(i);
             appendInput(parts, inputs, part, arg.code());

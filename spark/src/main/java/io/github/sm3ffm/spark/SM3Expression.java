@@ -19,17 +19,7 @@ public final class SM3Expression extends RowHashExpression {
 
     /** Called by Spark's function registry with the one argument of {@code sm3(expr)}. */
     public SM3Expression(Expression expr) {
-        super(List.of(expr));
-    }
-
-    @Override
-    public String prettyName() {
-        return "sm3";
-    }
-
-    @Override
-    String hasherMethod() {
-        return "sm3";
+        super("sm3", "sm3", List.of(expr));
     }
 
     @Override

@@ -101,9 +101,7 @@ final class HmacContext extends PooledContext {
         if (keyed) {
             ctx = SM3.copy(inner, ctx);
         } else {
-            SM3.init(ctx);
-            MemorySegment.copy(pads, 0, staging, JAVA_BYTE, 0, BLOCK_SIZE);
-            SM3.update(ctx, staging, BLOCK_SIZE);
+            startFromPad(pads, 0);
         }
     }
 
@@ -118,10 +116,15 @@ final class HmacContext extends PooledContext {
             return;
         }
         open = true;
+        MemorySegment.copy(message, offset, staging, JAVA_BYTE, BLOCK_SIZE, length);
+        startFromPad(pads, length);
+    }
+
+    /** Init, then the inner pad and the {@code staged} bytes behind it in the staging buffer, in one update. */
+    private void startFromPad(byte[] pads, int staged) {
         SM3.init(ctx);
         MemorySegment.copy(pads, 0, staging, JAVA_BYTE, 0, BLOCK_SIZE);
-        MemorySegment.copy(message, offset, staging, JAVA_BYTE, BLOCK_SIZE, length);
-        update(staging, BLOCK_SIZE + length);
+        update(staging, BLOCK_SIZE + staged);
     }
 
     /** Finishes the message into the first 32 bytes of the staging buffer: the outer hash of the inner digest. */
