@@ -8,7 +8,7 @@ import java.security.MessageDigest;
 import java.security.Provider;
 import java.util.Arrays;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import javax.crypto.SecretKey;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -30,7 +30,11 @@ public final class SM3RowHasher {
     private final byte[] digestOut = new byte[DIGEST_LENGTH];
     private MessageDigest digest;
     private Mac mac;
-    /** The key {@link #mac} holds, compared with each row's key: a constant key is set once per task. */
+    /**
+     * The key {@link #mac} holds, compared with each row's key: a constant key is set once per task. The only copy
+     * of it kept here; the one handed to the {@code Mac} is zeroed once it has the key's pads, and this one when
+     * another key replaces it.
+     */
     private byte[] macKey;
 
     /** One per generated projection, so one per task. */
@@ -117,8 +121,9 @@ public final class SM3RowHasher {
         if (macKey == null || !Arrays.equals(macKey, 0, macKey.length, key, offset, offset + length)) {
             byte[] copy = Arrays.copyOfRange(key, offset, offset + length);
             try {
-                mac.init(new SecretKeySpec(copy, "HmacSM3"));
+                mac.init(new RowKey(copy));
             } catch (GeneralSecurityException e) {
+                Arrays.fill(copy, (byte) 0);
                 throw new IllegalArgumentException("hmac_sm3: the key was refused: " + e.getMessage(), e);
             }
             if (macKey != null) {
@@ -162,5 +167,33 @@ public final class SM3RowHasher {
             text[2 * i + 1] = HEX[digest[i] & 0xf];
         }
         return UTF8String.fromBytes(text);
+    }
+
+    /**
+     * A row's key over an array this hasher owns. Unlike {@code SecretKeySpec}, which keeps a copy of its own that
+     * nothing zeroes, it hands out copies only, and the provider's {@code Mac} zeroes the copy it takes.
+     */
+    private static final class RowKey implements SecretKey {
+        private static final long serialVersionUID = 1L;
+        private final transient byte[] bytes;
+
+        RowKey(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public String getAlgorithm() {
+            return "HmacSM3";
+        }
+
+        @Override
+        public String getFormat() {
+            return "RAW";
+        }
+
+        @Override
+        public byte[] getEncoded() {
+            return bytes.clone();
+        }
     }
 }

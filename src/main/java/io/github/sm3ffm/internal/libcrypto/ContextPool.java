@@ -3,6 +3,8 @@ package io.github.sm3ffm.internal.libcrypto;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
@@ -15,7 +17,7 @@ import java.util.function.Supplier;
  * call failed, its state unknown.
  *
  * <ul>
- * <li><b>Borrowed</b> ({@link #acquire}) for the length of one call: a short message is hashed at
+ * <li><b>Borrowed</b> ({@link #borrow}) for the length of one call: a short message is hashed at
  * {@code digest()} on a borrowed context, a KDF derives on one, and a new engine holds no native memory.</li>
  * <li><b>Claimed</b> ({@link #claim}) by an engine that must keep OpenSSL state between calls. The claim is
  * a phantom reference to the owner: when the owner dies unfinished, the GC enqueues the claim, and the next
@@ -74,7 +76,7 @@ final class ContextPool<C extends PooledContext> {
     }
 
     /** A context for one call, holding no one's secret: the caller starts a message before use. */
-    C acquire() {
+    C borrow() {
         reclaimDead();
         int start = home();
         for (int i = 0; i <= mask; i++) {
@@ -125,9 +127,9 @@ final class ContextPool<C extends PooledContext> {
         return false;
     }
 
-    /** A context from the pool holding a copy of {@code c}'s state, not yet claimed. */
+    /** A context borrowed from the pool holding a copy of {@code c}'s state; {@code c} is only read. */
     C copy(C c) {
-        C n = acquire();
+        C n = borrow();
         try {
             c.copyTo(n);
         } catch (RuntimeException e) {
@@ -142,11 +144,11 @@ final class ContextPool<C extends PooledContext> {
     C claim(Object owner) {
         // Bounded before acquiring, so that contexts reclaimed meanwhile serve this claim.
         boundClaims();
-        return register(owner, acquire());
+        return register(owner, borrow());
     }
 
-    /** Claims for {@code owner} a context it already holds, such as one from {@link #copy}. */
-    C adopt(Object owner, C c) {
+    /** Claims for {@code owner} a context borrowed for it, such as one from {@link #copy}. */
+    C claim(Object owner, C c) {
         boundClaims();
         return register(owner, c);
     }
@@ -214,5 +216,22 @@ final class ContextPool<C extends PooledContext> {
             limit = Math.max(CLAIM_LIMIT, 2 * claimed.get());
             reclaiming.unlock();
         }
+    }
+
+    /** The idle contexts, for tests that check the pool's books. */
+    List<C> idleContexts() {
+        List<C> all = new ArrayList<>();
+        for (int i = 0; i <= mask; i++) {
+            C c = idle.get(i);
+            if (c != null) {
+                all.add(c);
+            }
+        }
+        return all;
+    }
+
+    /** How many contexts the pool counts as claimed, for tests. */
+    int claimedCount() {
+        return claimed.get();
     }
 }

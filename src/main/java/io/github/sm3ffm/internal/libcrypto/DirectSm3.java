@@ -15,6 +15,7 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PROVIDER_get0_name;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PROVIDER_get0_provider_ctx;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PROVIDER_query_operation;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PROVIDER_unquery_operation;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.OpenSSL_version_num;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -34,8 +35,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The SM3 functions of the provider that {@code EVP_MD_fetch} chose, found and linked to be called without EVP
@@ -99,19 +98,30 @@ final class DirectSm3 {
             Linker.Option.critical(false));
 
     /** Why SM3 goes through EVP: nothing usable was found, or the functions found hash "abc" wrong. */
-    private static final String REASON = FOUND.reason != null ? FOUND.reason : check();
+    static final String REASON = FOUND.reason != null ? FOUND.reason : check();
     /** Whether SM3 calls go to the provider directly; else through EVP. */
     static final boolean ENABLED = REASON == null;
+    /** The name of the provider whose functions are called, or null. */
+    static final String PROVIDER_NAME = FOUND.provider;
 
-    /**
-     * Bytes of a context of OpenSSL's own SM3 before 3.5 ({@code SM3_CTX}, include/internal/sm3.h: eight state
-     * words, the bit count in two words, a 16-word block and its fill count), or 0 where copies go through the
-     * provider. That provider has no copyctx, and its dupctx copies the context by struct assignment into a new
-     * allocation, which the copy's user then frees: a malloc and a free around 108 bytes. Copying the bytes from
-     * Java into a context that exists does the same assignment without either. Only for the "default" provider
-     * of OpenSSL 3.0 to 3.4, and only when contexts so copied finish as dupctx's copies do ({@link #copyCheck}).
-     */
-    static final long STATE_BYTES = stateBytes();
+    /** System property: {@code false} keeps contexts from being copied as {@code SM3_CTX} bytes (dupctx instead). */
+    static final String STATE_COPY_PROPERTY = "sm3ffm.sm3.stateCopy";
+
+    /** How the provider's contexts are copied; decided here once, and {@link Sm3Calls#SELECTED} is that decision. */
+    enum Copies {
+        /** With its copyctx, into an existing context (OpenSSL 3.5 and later). */
+        COPYCTX,
+        /** As the bytes of OpenSSL's own {@code SM3_CTX}, from Java (OpenSSL 3.0 to 3.4, layout proved at load). */
+        STATE_BYTES,
+        /** With its dupctx, which allocates the copy. */
+        DUPCTX
+    }
+
+    /** Bytes of OpenSSL's {@code SM3_CTX}: 8 + 2 + 16 + 1 four-byte words, from 1.1.1 to 3.4. */
+    static final long SM3_CTX_BYTES = 108;
+
+    /** The way contexts are copied; null when EVP serves SM3. */
+    static final Copies COPIES = ENABLED ? copies() : null;
 
     private DirectSm3() {
     }
@@ -129,16 +139,6 @@ final class DirectSm3 {
         static Found no(String reason) {
             return new Found(reason, null, null, null, null, null, null, null, null, null);
         }
-    }
-
-    /** How SM3 is computed: the provider's functions, or EVP and why. */
-    static String description() {
-        if (!ENABLED) {
-            return "EVP (" + REASON + ")";
-        }
-        return "SM3 functions of OpenSSL's \"" + FOUND.provider + "\" provider, called directly; contexts copied "
-                + (COPYCTX != null ? "by its copyctx"
-                : STATE_BYTES != 0 ? "as " + STATE_BYTES + "-byte states" : "by its dupctx");
     }
 
     private static MethodHandle link(MemorySegment function, FunctionDescriptor descriptor, Linker.Option... options) {
@@ -240,24 +240,30 @@ final class DirectSm3 {
         }
     }
 
-    /** OpenSSL's SM3_CTX: 8 + 2 + 16 + 1 four-byte words, the same from 1.1.1 to 3.4. */
-    private static final long SM3_CTX_BYTES = 108;
+    /** OpenSSL_version_num() of 3.0.0 and 3.5.0: releases in between have OpenSSL's SM3_CTX and no copyctx. */
+    private static final long OPENSSL_3_0 = 0x3000_0000L;
+    private static final long OPENSSL_3_5 = 0x3050_0000L;
 
-    private static long stateBytes() {
-        if (!ENABLED || COPYCTX != null || !"default".equals(FOUND.provider) || !before35(LibCrypto.fetchedVersion())) {
-            return 0;
+    private static Copies copies() {
+        if (COPYCTX != null) {
+            return Copies.COPYCTX;
+        }
+        if ("false".equalsIgnoreCase(System.getProperty(STATE_COPY_PROPERTY)) || !"default".equals(PROVIDER_NAME)
+                || !hasSm3Ctx(OpenSSL_version_num())) {
+            return Copies.DUPCTX;
         }
         try {
-            return copyCheck() ? SM3_CTX_BYTES : 0;
+            // Read-only first: nothing is written into a context as bytes before its layout is proved.
+            return Sm3CtxLayout.proved() && copyCheck()
+                    ? Copies.STATE_BYTES : Copies.DUPCTX;
         } catch (Throwable t) {
-            return 0;
+            return Copies.DUPCTX;
         }
     }
 
-    /** Whether {@code version}, OpenSSL's version text, names a release from 3.0 to 3.4. */
-    static boolean before35(String version) {
-        Matcher m = Pattern.compile("^OpenSSL 3\\.([0-9]+)\\.").matcher(version == null ? "" : version);
-        return m.find() && Integer.parseInt(m.group(1)) < 5;
+    /** Whether {@code versionNum}, OpenSSL_version_num(), is a release from 3.0 to 3.4. */
+    static boolean hasSm3Ctx(long versionNum) {
+        return versionNum >= OPENSSL_3_0 && versionNum < OPENSSL_3_5;
     }
 
     /**

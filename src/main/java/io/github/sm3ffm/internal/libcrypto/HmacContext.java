@@ -15,8 +15,10 @@ import java.util.Arrays;
  * extract) starts from the pads themselves: the same compressions, without the two copies.
  *
  * <p>The pads (K0 XOR ipad, K0 XOR opad: 128 bytes, {@link #padsOf}) stay with the caller on the Java heap,
- * as the JDK's own HMAC keeps them. Whatever this context holds that derives from them (the keyed states, an
- * unfinished message, the staging bytes) is cleared by {@link #scrub} before the pool lends it again.
+ * as the JDK's own HMAC keeps them, and the key itself is not kept. Everything an HMAC leaves in this context
+ * derives from a key (the keyed states, a message's state, a finished MAC, which inside a KDF is a derived
+ * key, and the staging bytes), so every use marks it {@link #secret} and the pool clears all of it
+ * ({@link #scrub}) before it lends the context again.
  */
 final class HmacContext extends PooledContext {
     MemorySegment inner;
@@ -25,8 +27,6 @@ final class HmacContext extends PooledContext {
     private final MemorySegment innerDigest;
     /** Whether {@code inner} and {@code outer} hold a key's pads. */
     private boolean keyed;
-    /** Whether {@code ctx} holds key-derived state other than a finished MAC. */
-    private boolean open;
 
     private HmacContext(MemorySegment ctx, MemorySegment staging) {
         super(ctx, staging);
@@ -59,16 +59,27 @@ final class HmacContext extends PooledContext {
     byte[] padsOf(byte[] key) {
         byte[] pads = new byte[2 * BLOCK_SIZE];
         if (key.length > BLOCK_SIZE) {
-            open = true;
+            secret = true;
             SM3.init(ctx);
             // In place, not through the staging buffer, which would keep key bytes past the digest.
             updateInPlace(key, 0, key.length);
             SM3.finalInto(ctx, staging, writtenLength);
             output(pads, 0, DIGEST_LENGTH);
             staging.asSlice(0, DIGEST_LENGTH).fill((byte) 0);
-        } else {
-            System.arraycopy(key, 0, pads, 0, key.length);
+            return xorPads(pads);
         }
+        return padsOfBlock(key);
+    }
+
+    /** The pads of a key of at most a block. */
+    private static byte[] padsOfBlock(byte[] key) {
+        byte[] pads = new byte[2 * BLOCK_SIZE];
+        System.arraycopy(key, 0, pads, 0, key.length);
+        return xorPads(pads);
+    }
+
+    /** K0, at the start of {@code pads}, turned into K0 XOR ipad and K0 XOR opad in place. */
+    private static byte[] xorPads(byte[] pads) {
         for (int i = 0; i < BLOCK_SIZE; i++) {
             pads[BLOCK_SIZE + i] = (byte) (pads[i] ^ 0x5c);
             pads[i] ^= 0x36;
@@ -76,8 +87,28 @@ final class HmacContext extends PooledContext {
         return pads;
     }
 
+    /**
+     * The pads of {@code key} for a caller that holds no context: a key longer than a block is hashed on a context
+     * borrowed for that, which goes back cleared.
+     */
+    static byte[] pads(byte[] key) {
+        if (key.length <= BLOCK_SIZE) {
+            return padsOfBlock(key);
+        }
+        HmacContext c = ContextPool.HMAC.borrow();
+        boolean intact = false;
+        try {
+            byte[] pads = c.padsOf(key);
+            intact = true;
+            return pads;
+        } finally {
+            ContextPool.HMAC.giveBack(c, intact);
+        }
+    }
+
     /** Absorbs {@code pads} into the inner and outer states, from which every later message starts. */
     void key(byte[] pads) {
+        secret = true;
         keyed = true;
         SM3.init(inner);
         SM3.init(outer);
@@ -97,7 +128,7 @@ final class HmacContext extends PooledContext {
 
     /** Starts a message: from a copy of the keyed inner state, or else from the inner pad of {@code pads}. */
     void start(byte[] pads) {
-        open = true;
+        secret = true;
         if (keyed) {
             ctx = SM3.copy(inner, ctx);
         } else {
@@ -115,7 +146,7 @@ final class HmacContext extends PooledContext {
             updateArray(message, offset, length);
             return;
         }
-        open = true;
+        secret = true;
         MemorySegment.copy(message, offset, staging, JAVA_BYTE, BLOCK_SIZE, length);
         startFromPad(pads, length);
     }
@@ -129,7 +160,6 @@ final class HmacContext extends PooledContext {
 
     /** Finishes the message into the first 32 bytes of the staging buffer: the outer hash of the inner digest. */
     void finish(byte[] pads) {
-        open = false;
         if (keyed) {
             SM3.finalInto(ctx, staging, writtenLength);
             // On a copy of the keyed outer state that lives for this hash only (the inner one is done).
@@ -159,22 +189,17 @@ final class HmacContext extends PooledContext {
             n.outer = SM3.copy(outer, n.outer);
         }
         n.keyed = keyed;
-        n.open = open;
+        n.secret = secret;
     }
 
     @Override
-    void scrub() {
-        // The provider's init zeroes the whole SM3 state before it sets the IV; so does EVP's, through it.
+    void initStates() {
+        SM3.init(ctx);
         if (keyed) {
             SM3.init(inner);
             SM3.init(outer);
             keyed = false;
         }
-        if (open) {
-            SM3.init(ctx);
-            open = false;
-        }
-        staging.fill((byte) 0);
     }
 
     @Override

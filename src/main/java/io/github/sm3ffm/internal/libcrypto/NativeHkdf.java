@@ -43,7 +43,7 @@ public final class NativeHkdf {
         if (mode != Mode.EXTRACT && (length < 0 || length > MAX_LENGTH)) {
             throw new IllegalArgumentException("HKDF-SM3 gives 0 to " + MAX_LENGTH + " bytes, not " + length);
         }
-        HmacContext c = ContextPool.HMAC.acquire();
+        HmacContext c = ContextPool.HMAC.borrow();
         boolean intact = false;
         byte[] prk = null;
         try {

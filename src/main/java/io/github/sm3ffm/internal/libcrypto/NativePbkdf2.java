@@ -41,7 +41,7 @@ public final class NativePbkdf2 {
         byte[] first = Arrays.copyOf(salt, salt.length + INDEX_LENGTH);
         byte[] block = new byte[DIGEST_LENGTH];
         byte[] pads = null;
-        HmacContext c = ContextPool.HMAC.acquire();
+        HmacContext c = ContextPool.HMAC.borrow();
         boolean intact = false;
         try {
             pads = c.padsOf(password);

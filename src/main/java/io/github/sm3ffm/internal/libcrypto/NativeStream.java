@@ -14,7 +14,7 @@ import java.security.ProviderException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The message stream of one JCA engine (a digest or a MAC): its pending bytes, the native context it leases
+ * The message stream of one JCA engine (a digest or a MAC): its pending bytes, the native context it claims
  * from a {@link ContextPool}, and the guard around every native call; the operations on the context are the
  * context's ({@link PooledContext}). A downcall costs about as much as hashing a few dozen bytes, and a
  * native context is memory the GC cannot see, so:
@@ -31,7 +31,7 @@ import java.util.concurrent.locks.LockSupport;
  * <li>after its first message a stream gives its claimed context back; from its second message on it is
  * a reused engine, and keeps one across messages;</li>
  * <li>a copy (a clone) of a message that has reached a context keeps that state on the heap where the
- * backend's state is plain bytes (OpenSSL 3.0 to 3.4, see {@code DirectSm3.STATE_BYTES}) and claims a context
+ * backend's state is plain bytes (OpenSSL 3.0 to 3.4, see {@code Sm3Calls.Provider.StateBytes}) and claims a context
  * only when it needs one; elsewhere it claims a context holding a copy at once;</li>
  * <li>a context is started (Init) only when a message needs it, so a finished or reset engine runs no
  * Init that nothing uses.</li>
@@ -53,12 +53,13 @@ import java.util.concurrent.locks.LockSupport;
  * its one extra downcall is a negligible share of hashing it.</li>
  * </ul>
  *
- * <p>Every native call runs under this stream's guard ({@link #enter}), on the context that {@code leased} names at that
- * moment, and a context leaves {@code leased} before it goes back to the pool: an engine never touches a
- * context it gave back, even when threads race on it (which the JCA does not allow). A context whose call
- * failed goes back as failed, and the pool frees it. The unlocked fast
- * paths only write into the heap array, which Java bounds-checks; {@code pendingLen} never exceeds the
- * staging size, and every copy into staging is bounds-checked too.
+ * <p>Every native call runs under this stream's guard ({@link #enter}), on the context that
+ * {@code claimedContext} names at that moment, and a context leaves {@code claimedContext} before it goes back to
+ * the pool: an engine never touches a context it gave back, even when threads race on it (which the JCA does
+ * not allow). A context whose call failed goes back as failed, and the pool frees it; a message that lost input
+ * so is refused until it is ended, never finished with a wrong value, and a failed copy leaves its source as it
+ * was. The unlocked fast paths only write into the heap array, which Java bounds-checks; {@code pendingLen} never
+ * exceeds the staging size, and every copy into staging is bounds-checked too.
  *
  * <p>The owner whose death releases a claimed context is this stream, not its engine: every native call
  * runs under the guard, whose release ({@link #exit}) keeps the stream reachable until the call has
@@ -67,6 +68,11 @@ import java.util.concurrent.locks.LockSupport;
 public abstract class NativeStream<C extends PooledContext> {
     static final int DIRECT_THRESHOLD = STAGING_SIZE;
     static final int FIRST_PENDING = 32;
+    /**
+     * The pending array of a stream whose message lost input to a failed native call: it has no room, so every
+     * update reaches the guarded paths, which refuse until the message is ended ({@link #refuseIfFailed}).
+     */
+    private static final byte[] FAILED = new byte[0];
 
     private static final VarHandle BUSY;
 
@@ -84,8 +90,8 @@ public abstract class NativeStream<C extends PooledContext> {
     private byte[] pending;
     private int pendingLen;
     /** The context claimed across calls, or null. */
-    private C leased;
-    /** Whether {@code leased} holds this message's state (it was started and maybe fed). */
+    private C claimedContext;
+    /** Whether {@code claimedContext} holds this message's state (it was started and maybe fed). */
     private boolean started;
     /** Whether a message was finished before: such a stream keeps its claimed context between messages. */
     private boolean reused;
@@ -124,11 +130,12 @@ public abstract class NativeStream<C extends PooledContext> {
     private void stageByteLocked(byte input) {
         enter();
         try {
+            refuseIfFailed();
             int s = roomFor(1);
             pending[s] = input;
             pendingLen = s + 1;
         } catch (ProviderException e) {
-            dropFailedContext();
+            dropFailedContext(true);
             throw e;
         } finally {
             exit();
@@ -190,12 +197,13 @@ public abstract class NativeStream<C extends PooledContext> {
         C borrowed = null;
         boolean done = false;
         try {
+            refuseIfFailed();
             C c;
-            if (leased == null && !reused) {
-                c = borrowed = pool().acquire();
+            if (claimedContext == null && !reused) {
+                c = borrowed = pool().borrow();
                 begin(c, true);
             } else {
-                c = lease();
+                c = claimed();
             }
             feedPending(c);
             finish(c);
@@ -209,7 +217,9 @@ public abstract class NativeStream<C extends PooledContext> {
                 if (done) {
                     endMessage();
                 } else {
-                    dropFailedContext();
+                    // A digest ends its message, even when it fails: the stream is ready for a new one.
+                    dropFailedContext(false);
+                    endMessage();
                 }
             } finally {
                 exit();
@@ -218,9 +228,17 @@ public abstract class NativeStream<C extends PooledContext> {
         reused = true;
     }
 
+    // Under the guard: the message lost input to a failed native call, and only a new message can be right.
+    private void refuseIfFailed() {
+        if (pending == FAILED) {
+            throw new IllegalStateException("a native call failed and this message lost input;"
+                    + " reset() (or a digest, which reports this) starts a new one");
+        }
+    }
+
     /** Whether this stream holds a claimed context now, for tests. */
     final boolean holdsContext() {
-        return leased != null;
+        return claimedContext != null;
     }
 
     /** Drops the message so far. */
@@ -233,30 +251,31 @@ public abstract class NativeStream<C extends PooledContext> {
         }
     }
 
-    /** Copies this stream's message so far into {@code that}, a new stream of the same kind. */
+    /**
+     * Copies this stream's message so far into {@code that}, a new stream of the same kind. This stream is only
+     * read: when a native call fails on the way, it is as it was, and only the copy is lost.
+     */
     final void copyTo(NativeStream<C> that) {
         enter();
         try {
             copyKeyTo(that);
-            if (leased != null && started) {
-                flushLocked();
+            if (claimedContext != null && started) {
                 // On the heap where the state is plain bytes: the copy claims no context, and one that is
                 // dropped unfinished leaves nothing to reclaim.
-                byte[] state = leased.saveState();
+                byte[] state = claimedContext.saveState();
                 if (state != null) {
                     that.parked = state;
                 } else {
-                    that.leased = pool().adopt(that, pool().copy(leased));
+                    that.claimedContext = pool().claim(that, pool().copy(claimedContext));
                     that.started = true;
                 }
-                return;
-            }
-            if (parked != null) {
+            } else if (parked != null) {
                 that.parked = parked.clone();
             }
             if (pending != null) {
-                that.pending = pending.clone();
-                that.pendingLen = Math.min(pendingLen, pending.length);
+                // The pending bytes follow the state in the copy as in this stream.
+                that.pending = pending == FAILED ? FAILED : pending.clone();
+                that.pendingLen = pendingLen;
             }
         } finally {
             exit();
@@ -297,35 +316,42 @@ public abstract class NativeStream<C extends PooledContext> {
     // Called under the guard: pending bytes are dropped and no context holds a message any more.
     // A stream that has not yet finished a message gives its context back: it may never be used again.
     final void endMessage() {
+        if (pending == FAILED) {
+            pending = null;
+        }
         pendingLen = 0;
         parked = null;
         started = false;
-        C c = leased;
+        C c = claimedContext;
         if (c != null && !reused) {
-            leased = null;
+            claimedContext = null;
             pool().giveBack(c, true);
         }
     }
 
-    // Called under the guard after a native call failed: the claimed context's state is unknown.
-    private void dropFailedContext() {
+    // Called under the guard after a native call failed: the claimed context's state is unknown. When input was
+    // lost, the stream refuses input and digests until the message is ended, instead of giving a wrong value.
+    private void dropFailedContext(boolean inputLost) {
+        if (inputLost) {
+            pending = FAILED;
+        }
         pendingLen = 0;
         parked = null;
         started = false;
-        C c = leased;
+        C c = claimedContext;
         if (c != null) {
-            leased = null;
+            claimedContext = null;
             pool().giveBack(c, false);
         }
     }
 
     /** The claimed context, started for this message; claims one if needed. */
-    private C lease() {
-        C c = leased;
+    private C claimed() {
+        C c = claimedContext;
         boolean fresh = false;
         if (c == null) {
             c = pool().claim(this);
-            leased = c;
+            claimedContext = c;
             fresh = true;
         }
         if (!started) {
@@ -348,7 +374,7 @@ public abstract class NativeStream<C extends PooledContext> {
 
     /** Hands the pending bytes to the claimed context; called under the guard. */
     private void flushLocked() {
-        feedPending(lease());
+        feedPending(claimed());
     }
 
     // Through the context's staging buffer, as the class comment says why.
@@ -382,6 +408,7 @@ public abstract class NativeStream<C extends PooledContext> {
     private void stageLocked(Object src, long offset, long len) {
         enter();
         try {
+            refuseIfFailed();
             while (len > 0) {
                 int s = roomFor(len);
                 byte[] p = pending;
@@ -396,7 +423,7 @@ public abstract class NativeStream<C extends PooledContext> {
                 len -= k;
             }
         } catch (ProviderException e) {
-            dropFailedContext();
+            dropFailedContext(true);
             throw e;
         } finally {
             exit();
@@ -423,11 +450,12 @@ public abstract class NativeStream<C extends PooledContext> {
     private void inPlaceLocked(byte[] src, int offset, int len) {
         enter();
         try {
-            C c = lease();
+            refuseIfFailed();
+            C c = claimed();
             flushLocked();
             c.updateInPlace(src, offset, len);
         } catch (ProviderException e) {
-            dropFailedContext();
+            dropFailedContext(true);
             throw e;
         } finally {
             exit();
@@ -437,7 +465,8 @@ public abstract class NativeStream<C extends PooledContext> {
     private void inPlaceLocked(MemorySegment src) {
         enter();
         try {
-            C c = lease();
+            refuseIfFailed();
+            C c = claimed();
             flushLocked();
             long len = src.byteSize();
             if (src.isNative()) {
@@ -453,7 +482,7 @@ public abstract class NativeStream<C extends PooledContext> {
                 c.update(src.asSlice(offset, n), n);
             }
         } catch (ProviderException e) {
-            dropFailedContext();
+            dropFailedContext(true);
             throw e;
         } finally {
             exit();

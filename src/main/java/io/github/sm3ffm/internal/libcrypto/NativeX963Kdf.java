@@ -31,7 +31,7 @@ public final class NativeX963Kdf {
         System.arraycopy(sharedSecret, 0, message, 0, counterAt);
         System.arraycopy(sharedInfo, 0, message, counterAt + COUNTER_LENGTH, sharedInfo.length);
         byte[] block = new byte[DIGEST_LENGTH];
-        Sm3Context c = ContextPool.SM3.acquire();
+        Sm3Context c = ContextPool.SM3.borrow();
         boolean intact = false;
         try {
             for (int counter = 1, at = 0; at < length; counter++, at += DIGEST_LENGTH) {

@@ -37,6 +37,13 @@ public abstract class PooledContext {
     final MemorySegment writtenLength;
     /** The pool's claim for the owner that keeps this context across calls; null while idle or borrowed. */
     Reference<Object> claim;
+    /**
+     * Whether anything derived from a key or secret has been in this context since it was last scrubbed: a key's
+     * pads, an HMAC's states or value, a KDF's message or output. Then every state it holds, finished ones
+     * included (after a final an SM3 state still holds the digest), and its staging buffer are cleared before
+     * the pool lends it again.
+     */
+    boolean secret;
 
     /** Takes ownership of {@code ctx} and of {@code staging} (from {@link #allocateStaging}). */
     PooledContext(MemorySegment ctx, MemorySegment staging) {
@@ -83,32 +90,40 @@ public abstract class PooledContext {
     /** Puts a copy of this context's state in {@code into}, a context of the same kind from the pool. */
     abstract void copyTo(PooledContext into);
 
-    /** This context's message state as heap bytes, where it can be held so and holds no secret; else null. */
-    byte[] saveState() {
-        return null;
+    /** This context's message state as heap bytes, where the backend's states are bytes and it holds no secret; else null. */
+    final byte[] saveState() {
+        return secret ? null : SM3.save(ctx);
     }
 
-    /** Puts a state from {@link #saveState} into this context, in place of whatever it held. */
-    void restoreState(byte[] state) {
-        throw new UnsupportedOperationException("no saved state for " + getClass().getSimpleName());
+    /** Puts a state from {@link #saveState} into this context's message, in place of whatever it held. */
+    final void restoreState(byte[] state) {
+        SM3.restore(state, ctx);
     }
 
     /**
-     * Clears every state derived from a key or secret (what a final leaves, a digest or MAC, is output, not a
-     * secret), so that the context can serve someone else; called by the pool only.
+     * Clears what a key or secret left, so that the context can serve someone else: every SM3 state it holds is
+     * started anew (which zeroes it) and the staging buffer zeroed. A digest's message is the caller's data and
+     * costs nothing here. Called by the pool only; throws if a native call fails, and the pool then frees it.
      */
-    abstract void scrub();
+    final void scrub() {
+        if (secret) {
+            initStates();
+            staging.fill((byte) 0);
+            secret = false;
+        }
+    }
+
+    /** Starts every SM3 state of this context anew; {@code SM3.init} zeroes a state before it sets the IV. */
+    abstract void initStates();
 
     /** Frees the OpenSSL contexts; the staging buffer is freed by {@link #free()}. */
     abstract void freeContexts();
 
     /** A staging buffer for a new context; free it with {@link #freeStaging} if the context is not built. */
     static MemorySegment allocateStaging() {
-        MemorySegment buffer = CRYPTO_malloc(STAGING_SIZE, MemorySegment.NULL, 0);
-        if (buffer.equals(MemorySegment.NULL)) {
-            throw OpenSSLErrors.failure("CRYPTO_malloc");
-        }
-        return buffer.reinterpret(STAGING_SIZE);
+        MemorySegment buffer = NativeFaults.ON && NativeFaults.fail(MemorySegment.NULL) ? MemorySegment.NULL
+                : CRYPTO_malloc(STAGING_SIZE, MemorySegment.NULL, 0);
+        return Sm3Calls.made(buffer, "CRYPTO_malloc").reinterpret(STAGING_SIZE);
     }
 
     /** Clears (it held message, key or output bytes) and frees a staging buffer. */

@@ -5,8 +5,8 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -17,25 +17,44 @@ import java.lang.invoke.MethodHandle;
 import java.security.ProviderException;
 
 /**
- * The SM3 calls on one kind of native context: the provider's own functions ({@link DirectSm3}) or
- * {@code EVP_MD_CTX}s. One of the two is chosen when the class loads and kept in {@link #SELECTED}, a
- * constant to the JIT, so a hot path compiles to the chosen calls alone, whatever it inlines.
+ * The SM3 calls on one kind of native context, and the one way contexts of that kind are copied: the
+ * provider's own functions ({@link DirectSm3}) copying with its {@code copyctx}, as {@code SM3_CTX} bytes, or
+ * with its {@code dupctx}; or {@code EVP_MD_CTX}s. One of the four is chosen when the class loads and kept in
+ * {@link #SELECTED}, a constant to the JIT, so a hot path compiles to the chosen calls alone, whatever it
+ * inlines; nothing else decides how a context is copied.
  *
  * <p>Every method handle is a {@code static final} field read by the method that invokes it, never a field
  * of an object passed around: a method compiled on its own (not inlined into its caller) still sees the
  * handle as a constant, and its call compiles to a direct native call. A handle read from an instance field
  * is a constant only where the JIT inlines the whole chain from a constant receiver, which depends on the
  * order in which methods happen to be compiled.
+ *
+ * <p>Each call that can fail is checked here ({@code ProviderException}), and can be made to fail in tests
+ * ({@link NativeFaults}).
  */
 abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
-    static final Sm3Calls SELECTED = DirectSm3.ENABLED ? new Provider() : new Evp();
+    static final Sm3Calls SELECTED = select();
+
+    private static Sm3Calls select() {
+        if (!DirectSm3.ENABLED) {
+            return new Evp();
+        }
+        return switch (DirectSm3.COPIES) {
+            case COPYCTX -> new Provider.Copyctx();
+            case STATE_BYTES -> new Provider.StateBytes();
+            case DUPCTX -> new Provider.Dupctx();
+        };
+    }
+
+    /** How SM3 is computed and its contexts copied, for messages and tests. */
+    abstract String description();
 
     /** A new context, not yet started. */
     abstract MemorySegment newContext();
 
     /**
      * Copies {@code src}'s state into {@code into}, or into a new context that replaces it (which frees
-     * {@code into}); returns the context that now holds the copy.
+     * {@code into}); returns the context that now holds the copy. {@code src} is only read.
      */
     abstract MemorySegment copy(MemorySegment src, MemorySegment into);
 
@@ -52,16 +71,19 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
     }
 
     /**
-     * A context holding a copy of {@code src}'s state for one message that ends at the next final: a new one,
-     * or {@code spare}, a context whose state is no longer needed. Hand it to {@link #dropCopy} after the
-     * final; {@code spare} stays valid either way.
+     * A context holding a copy of {@code src}'s state for one message that ends at the next final: {@code spare},
+     * a context whose state is no longer needed, copied into; or a new one. Hand it to {@link #dropCopy} after
+     * the final; {@code spare} stays valid either way.
      */
-    abstract MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare);
+    MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
+        return copy(src, spare);
+    }
 
     /** Frees what {@link #copyForOneMessage} made, if it made anything. */
-    abstract void dropCopy(MemorySegment copy, MemorySegment spare);
+    void dropCopy(MemorySegment copy, MemorySegment spare) {
+    }
 
-    /** Starts a new message on {@code ctx}. */
+    /** Starts a new message on {@code ctx}, clearing whatever state it held. */
     abstract void init(MemorySegment ctx);
 
     /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
@@ -76,92 +98,50 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
      */
     abstract void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl);
 
-    /** The provider's own functions, found and linked by {@link DirectSm3}. */
-    static final class Provider extends Sm3Calls {
-        // Sized where copies are made in Java, so that they copy the whole state and nothing past it.
+    /** {@code ctx}, unless an allocation returned NULL. */
+    static MemorySegment made(MemorySegment ctx, String call) {
+        if (ctx.equals(MemorySegment.NULL)) {
+            throw OpenSSLErrors.failure(call);
+        }
+        return ctx;
+    }
+
+    /** The provider's own functions, found and linked by {@link DirectSm3}; subclasses copy its way. */
+    abstract static sealed class Provider extends Sm3Calls
+            permits Provider.Copyctx, Provider.StateBytes, Provider.Dupctx {
+        @Override
+        String description() {
+            return "SM3 functions of OpenSSL's \"" + DirectSm3.PROVIDER_NAME + "\" provider, called directly; "
+                    + "contexts copied " + copies();
+        }
+
+        abstract String copies();
+
         @Override
         MemorySegment newContext() {
-            MemorySegment ctx;
             try {
-                ctx = made((MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX), "SM3 newctx");
-            } catch (Throwable t) {
-                throw OpenSSLErrors.rethrow(t);
-            }
-            return DirectSm3.STATE_BYTES != 0 ? ctx.reinterpret(DirectSm3.STATE_BYTES) : ctx;
-        }
-
-        // Into the context itself: with copyctx, or as bytes where that is the provider's own copy (OpenSSL
-        // 3.0 to 3.4); else its dupctx makes a new context that replaces it.
-        @Override
-        MemorySegment copy(MemorySegment src, MemorySegment into) {
-            if (DirectSm3.STATE_BYTES != 0) {
-                copyState(src, into);
-                return into;
-            }
-            if (DirectSm3.COPYCTX == null) {
-                return replaceWithDup(src, into);
-            }
-            copyInto(src, into);
-            return into;
-        }
-
-        static void copyInto(MemorySegment src, MemorySegment into) {
-            try {
-                DirectSm3.COPYCTX.invokeExact(into, src);
+                return made(NativeFaults.ON && NativeFaults.fail(MemorySegment.NULL) ? MemorySegment.NULL
+                        : (MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX), "SM3 newctx");
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
         }
 
-        /**
-         * The provider's struct assignment, done here: eight-byte loads and stores, which for 108 bytes measured
-         * no slower than {@code MemorySegment.copy}'s bulk path and faster at HKDF to 64 bytes (docs/design.md).
-         */
-        static void copyState(MemorySegment src, MemorySegment into) {
-            long at = 0;
-            for (; at + Long.BYTES <= DirectSm3.STATE_BYTES; at += Long.BYTES) {
-                into.set(JAVA_LONG_UNALIGNED, at, src.get(JAVA_LONG_UNALIGNED, at));
-            }
-            for (; at < DirectSm3.STATE_BYTES; at++) {
-                into.set(JAVA_BYTE, at, src.get(JAVA_BYTE, at));
-            }
-        }
-
-        // The state is its SM3_CTX's bytes where copies are made in Java (OpenSSL 3.0 to 3.4).
-        @Override
-        byte[] save(MemorySegment ctx) {
-            return DirectSm3.STATE_BYTES == 0 ? null : ctx.toArray(JAVA_BYTE);
-        }
-
-        @Override
-        void restore(byte[] state, MemorySegment ctx) {
-            MemorySegment.copy(state, 0, ctx, JAVA_BYTE, 0, (int) DirectSm3.STATE_BYTES);
-        }
-
-        MemorySegment replaceWithDup(MemorySegment src, MemorySegment into) {
-            MemorySegment dup = dup(src);
-            free(into);
-            return dup;
-        }
-
-        private static MemorySegment dup(MemorySegment src) {
+        static MemorySegment dup(MemorySegment src) {
             try {
-                return made((MemorySegment) DirectSm3.DUPCTX.invokeExact(src), "SM3 dupctx");
+                return made(NativeFaults.ON && NativeFaults.fail(MemorySegment.NULL) ? MemorySegment.NULL
+                        : (MemorySegment) DirectSm3.DUPCTX.invokeExact(src), "SM3 dupctx");
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
-        }
-
-        private static MemorySegment made(MemorySegment ctx, String call) {
-            if (ctx.equals(MemorySegment.NULL)) {
-                throw OpenSSLErrors.failure(call);
-            }
-            return ctx;
         }
 
         // The provider's freectx clears the context as it frees it.
         @Override
         void free(MemorySegment ctx) {
+            if (NativeFaults.ON) {
+                NativeFaults.freeing(ctx);
+            }
             try {
                 DirectSm3.FREECTX.invokeExact(ctx);
             } catch (Throwable t) {
@@ -169,28 +149,13 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
             }
         }
 
-        // The spare itself, copied into as copy() does; else a temporary dup, freed after the final, which
-        // leaves the spare as it is and never escapes to the heap.
-        @Override
-        MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
-            if (DirectSm3.STATE_BYTES == 0 && DirectSm3.COPYCTX == null) {
-                return dup(src);
-            }
-            return copy(src, spare);
-        }
-
-        @Override
-        void dropCopy(MemorySegment copy, MemorySegment spare) {
-            if (copy != spare) {
-                free(copy);
-            }
-        }
-
+        // The provider's init zeroes the whole SM3 state before it sets the IV.
         @Override
         void init(MemorySegment ctx) {
             int rc;
             try {
-                rc = (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
+                rc = NativeFaults.ON && NativeFaults.fail(ctx) ? 0
+                        : (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
@@ -201,7 +166,8 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         void update(MemorySegment ctx, MemorySegment data, long len) {
             int rc;
             try {
-                rc = (int) DirectSm3.UPDATE.invokeExact(ctx, data, len);
+                rc = NativeFaults.ON && NativeFaults.fail(ctx) ? 0
+                        : (int) DirectSm3.UPDATE.invokeExact(ctx, data, len);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
@@ -212,7 +178,8 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         void updateNative(MemorySegment ctx, MemorySegment data, long len) {
             int rc;
             try {
-                rc = (int) DirectSm3.Ordinary.UPDATE.invokeExact(ctx, data, len);
+                rc = NativeFaults.ON && NativeFaults.fail(ctx) ? 0
+                        : (int) DirectSm3.Ordinary.UPDATE.invokeExact(ctx, data, len);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
@@ -223,7 +190,8 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
             int rc;
             try {
-                rc = (int) DirectSm3.FINAL.invokeExact(ctx, out, outl, (long) DIGEST_LENGTH);
+                rc = NativeFaults.ON && NativeFaults.fail(ctx) ? 0
+                        : (int) DirectSm3.FINAL.invokeExact(ctx, out, outl, (long) DIGEST_LENGTH);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
@@ -231,6 +199,97 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
             long n = outl.get(JAVA_LONG, 0);
             if (n != DIGEST_LENGTH) {
                 throw new ProviderException("SM3 final wrote " + n + " bytes, not " + DIGEST_LENGTH);
+            }
+        }
+
+        /** Copies into the context itself with the provider's copyctx (OpenSSL 3.5 and later), which cannot fail. */
+        static final class Copyctx extends Provider {
+            @Override
+            String copies() {
+                return "by its copyctx";
+            }
+
+            @Override
+            MemorySegment copy(MemorySegment src, MemorySegment into) {
+                try {
+                    DirectSm3.COPYCTX.invokeExact(into, src);
+                } catch (Throwable t) {
+                    throw OpenSSLErrors.rethrow(t);
+                }
+                return into;
+            }
+        }
+
+        /**
+         * Copies the {@value DirectSm3#SM3_CTX_BYTES} bytes of OpenSSL's own {@code SM3_CTX} from Java, the struct
+         * assignment that the provider's dupctx makes (OpenSSL 3.0 to 3.4), into a context that exists: no malloc
+         * and free around it. Chosen only where {@link DirectSm3} has proved the layout. States are plain bytes,
+         * so they can also wait on the heap ({@link #save}).
+         */
+        static final class StateBytes extends Provider {
+            @Override
+            String copies() {
+                return "as " + DirectSm3.SM3_CTX_BYTES + "-byte states";
+            }
+
+            // Sized, so that copies take the whole state and nothing past it.
+            @Override
+            MemorySegment newContext() {
+                return super.newContext().reinterpret(DirectSm3.SM3_CTX_BYTES);
+            }
+
+            // Eight-byte loads and stores: for 108 bytes no slower than MemorySegment.copy's bulk path, and faster
+            // in HKDF (docs/design.md).
+            @Override
+            MemorySegment copy(MemorySegment src, MemorySegment into) {
+                long at = 0;
+                for (; at + Long.BYTES <= DirectSm3.SM3_CTX_BYTES; at += Long.BYTES) {
+                    into.set(JAVA_LONG_UNALIGNED, at, src.get(JAVA_LONG_UNALIGNED, at));
+                }
+                for (; at < DirectSm3.SM3_CTX_BYTES; at++) {
+                    into.set(JAVA_BYTE, at, src.get(JAVA_BYTE, at));
+                }
+                return into;
+            }
+
+            @Override
+            byte[] save(MemorySegment ctx) {
+                return ctx.toArray(JAVA_BYTE);
+            }
+
+            @Override
+            void restore(byte[] state, MemorySegment ctx) {
+                MemorySegment.copy(state, 0, ctx, JAVA_BYTE, 0, (int) DirectSm3.SM3_CTX_BYTES);
+            }
+        }
+
+        /**
+         * Copies with the provider's dupctx, which allocates: a copy replaces the context given, and a copy for
+         * one message is a temporary freed after its final, which leaves the spare as it is.
+         */
+        static final class Dupctx extends Provider {
+            @Override
+            String copies() {
+                return "by its dupctx";
+            }
+
+            @Override
+            MemorySegment copy(MemorySegment src, MemorySegment into) {
+                MemorySegment dup = dup(src);
+                free(into);
+                return dup;
+            }
+
+            @Override
+            MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
+                return dup(src);
+            }
+
+            @Override
+            void dropCopy(MemorySegment copy, MemorySegment spare) {
+                if (copy != spare) {
+                    free(copy);
+                }
             }
         }
     }
@@ -259,42 +318,38 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         private final MemorySegment md = LibCrypto.fetchedSm3();
 
         @Override
+        String description() {
+            return "EVP (" + DirectSm3.REASON + ")";
+        }
+
+        @Override
         MemorySegment newContext() {
-            MemorySegment ctx = EVP_MD_CTX_new();
-            if (ctx.equals(MemorySegment.NULL)) {
-                throw OpenSSLErrors.failure("EVP_MD_CTX_new");
-            }
-            return ctx;
+            return made(NativeFaults.ON && NativeFaults.fail(MemorySegment.NULL) ? MemorySegment.NULL
+                    : EVP_MD_CTX_new(), "EVP_MD_CTX_new");
         }
 
         @Override
         MemorySegment copy(MemorySegment src, MemorySegment into) {
-            if (EVP_MD_CTX_copy_ex(into, src) != 1) {
-                throw OpenSSLErrors.failure("EVP_MD_CTX_copy_ex");
-            }
+            // A failed copy leaves the destination's state unknown; the source is only read.
+            int rc = NativeFaults.ON && NativeFaults.fail(into) ? 0 : EVP_MD_CTX_copy_ex(into, src);
+            OpenSSLErrors.check(rc, "EVP_MD_CTX_copy_ex");
             return into;
         }
 
+        // EVP_MD_CTX_free resets the context, whose provider clears its state as it frees it.
         @Override
         void free(MemorySegment ctx) {
+            if (NativeFaults.ON) {
+                NativeFaults.freeing(ctx);
+            }
             EVP_MD_CTX_free(ctx);
-        }
-
-        @Override
-        MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
-            return copy(src, spare);
-        }
-
-        @Override
-        void dropCopy(MemorySegment copy, MemorySegment spare) {
-            // The spare itself: nothing to free.
         }
 
         @Override
         void init(MemorySegment ctx) {
             int rc;
             try {
-                rc = (int) INIT.invokeExact(ctx, md, MemorySegment.NULL);
+                rc = NativeFaults.ON && NativeFaults.fail(ctx) ? 0 : (int) INIT.invokeExact(ctx, md, MemorySegment.NULL);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
@@ -305,7 +360,7 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         void update(MemorySegment ctx, MemorySegment data, long len) {
             int rc;
             try {
-                rc = (int) UPDATE.invokeExact(ctx, data, len);
+                rc = NativeFaults.ON && NativeFaults.fail(ctx) ? 0 : (int) UPDATE.invokeExact(ctx, data, len);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
@@ -316,7 +371,7 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         void updateNative(MemorySegment ctx, MemorySegment data, long len) {
             int rc;
             try {
-                rc = (int) Ordinary.UPDATE.invokeExact(ctx, data, len);
+                rc = NativeFaults.ON && NativeFaults.fail(ctx) ? 0 : (int) Ordinary.UPDATE.invokeExact(ctx, data, len);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }
@@ -327,7 +382,7 @@ abstract sealed class Sm3Calls permits Sm3Calls.Provider, Sm3Calls.Evp {
         void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
             int rc;
             try {
-                rc = (int) FINAL.invokeExact(ctx, out, MemorySegment.NULL);
+                rc = NativeFaults.ON && NativeFaults.fail(ctx) ? 0 : (int) FINAL.invokeExact(ctx, out, MemorySegment.NULL);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }

@@ -4,9 +4,6 @@ import java.lang.foreign.MemorySegment;
 
 /** One SM3 context and its staging buffer: what a digest stream and the X9.63 KDF compute on. */
 final class Sm3Context extends PooledContext {
-    /** Whether a secret passed through since the context was last scrubbed (a KDF's shared secret). */
-    private boolean secret;
-
     private Sm3Context(MemorySegment ctx, MemorySegment staging) {
         super(ctx, staging);
     }
@@ -37,17 +34,6 @@ final class Sm3Context extends PooledContext {
         SM3.finalInto(ctx, staging, writtenLength);
     }
 
-    // A digest's message state is no secret; a KDF's is, and never leaves native memory.
-    @Override
-    byte[] saveState() {
-        return secret ? null : SM3.save(ctx);
-    }
-
-    @Override
-    void restoreState(byte[] state) {
-        SM3.restore(state, ctx);
-    }
-
     @Override
     void copyTo(PooledContext into) {
         Sm3Context n = (Sm3Context) into;
@@ -55,15 +41,9 @@ final class Sm3Context extends PooledContext {
         n.secret = secret;
     }
 
-    // A digest's message is the caller's data, not a key: only a secret's context costs a scrub.
     @Override
-    void scrub() {
-        if (secret) {
-            // The provider's init zeroes the whole SM3 state before it sets the IV.
-            SM3.init(ctx);
-            staging.fill((byte) 0);
-            secret = false;
-        }
+    void initStates() {
+        SM3.init(ctx);
     }
 
     @Override

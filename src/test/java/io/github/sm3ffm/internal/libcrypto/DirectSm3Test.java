@@ -5,14 +5,19 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.sm3ffm.ChildJvm;
 import io.github.sm3ffm.internal.openssl.OpenSSL;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.bouncycastle.crypto.digests.SM3Digest;
 import org.junit.jupiter.api.Test;
@@ -31,40 +36,80 @@ class DirectSm3Test {
     @Test
     void pathFollowsTheSwitch() {
         boolean off = "false".equals(System.getProperty(DirectSm3.PROPERTY));
-        assertEquals(!off, DirectSm3.ENABLED, DirectSm3.description());
+        String description = Sm3Calls.SELECTED.description();
+        assertEquals(!off, DirectSm3.ENABLED, description);
         if (off) {
-            assertEquals("EVP (sm3ffm.sm3.direct=false)", DirectSm3.description());
+            assertEquals("EVP (sm3ffm.sm3.direct=false)", description);
+            assertInstanceOf(Sm3Calls.Evp.class, Sm3Calls.SELECTED);
         } else {
-            assertTrue(DirectSm3.description().contains("\"default\" provider"), DirectSm3.description());
+            assertTrue(description.contains("\"default\" provider"), description);
         }
     }
 
-    /** On a default provider that has copyctx (OpenSSL 3.5 and later) it is linked; on one without, it is not. */
+    /**
+     * The way of copying is decided once, and the selected calls are that decision: copyctx where the provider has
+     * it (OpenSSL 3.5 and later), else OpenSSL's own SM3_CTX bytes on 3.0 to 3.4 once its layout is proved, else
+     * dupctx.
+     */
     @Test
-    void copyctxIsLinkedWhereTheProviderHasIt() throws Exception {
+    void copiesAreDecidedOnceByVersionAndProof() throws Throwable {
         if (!DirectSm3.ENABLED) {
             assertNull(DirectSm3.COPYCTX, "nothing of the provider's is linked when EVP serves SM3");
-        } else if (DirectSm3.description().contains("\"default\" provider")) {
-            boolean offered = OpenSSL.OpenSSL_version_num() >= OPENSSL_3_5;
-            assertEquals(offered, DirectSm3.COPYCTX != null, LibCrypto.version() + ": copyctx linked");
-            // Without copyctx, OpenSSL's own SM3 contexts are copied as their 108 bytes.
-            assertEquals(offered ? 0 : 108, DirectSm3.STATE_BYTES, DirectSm3.description());
-        } else {
-            assertEquals(0, DirectSm3.STATE_BYTES, "only OpenSSL's own provider's contexts are copied as bytes");
+            assertNull(DirectSm3.COPIES);
+            return;
+        }
+        long version = OpenSSL.OpenSSL_version_num();
+        boolean offered = version >= OPENSSL_3_5;
+        assertEquals(offered, DirectSm3.COPYCTX != null, LibCrypto.version() + ": copyctx linked");
+        DirectSm3.Copies expected = offered ? DirectSm3.Copies.COPYCTX
+                : DirectSm3.hasSm3Ctx(version) ? DirectSm3.Copies.STATE_BYTES : DirectSm3.Copies.DUPCTX;
+        assertEquals(expected, DirectSm3.COPIES, Sm3Calls.SELECTED.description());
+        Class<?> calls = switch (DirectSm3.COPIES) {
+            case COPYCTX -> Sm3Calls.Provider.Copyctx.class;
+            case STATE_BYTES -> Sm3Calls.Provider.StateBytes.class;
+            case DUPCTX -> Sm3Calls.Provider.Dupctx.class;
+        };
+        assertInstanceOf(calls, Sm3Calls.SELECTED);
+        if (DirectSm3.hasSm3Ctx(version)) {
+            assertTrue(Sm3CtxLayout.proved(), "the provider's contexts read as OpenSSL's SM3_CTX");
         }
     }
 
-    /** Contexts are copied as bytes only for OpenSSL 3.0 to 3.4, whose SM3 context layout is known. */
+    /** Contexts are copied as bytes only for OpenSSL 3.0 to 3.4, named by the release number, not its text. */
     @Test
-    void stateBytesOnlyForOpenSslBefore35() {
-        assertTrue(DirectSm3.before35("OpenSSL 3.0.22 25 Aug 2026"));
-        assertTrue(DirectSm3.before35("OpenSSL 3.4.1 11 Feb 2025"));
-        assertFalse(DirectSm3.before35("OpenSSL 3.5.7 1 Jul 2026"));
-        assertFalse(DirectSm3.before35("OpenSSL 3.10.0 1 Jan 2030"));
-        assertFalse(DirectSm3.before35("OpenSSL 4.0.2 1 Sep 2026"));
-        assertFalse(DirectSm3.before35("OpenSSL 30.1.0"));
-        assertFalse(DirectSm3.before35("Tongsuo 8.4.0 1 Jan 2024"));
-        assertFalse(DirectSm3.before35(null));
+    void stateBytesOnlyForOpenSsl30To34() {
+        assertTrue(DirectSm3.hasSm3Ctx(0x3000_0130L), "3.0.19");
+        assertTrue(DirectSm3.hasSm3Ctx(0x3000_0000L), "3.0.0");
+        assertTrue(DirectSm3.hasSm3Ctx(0x3040_0010L), "3.4.1");
+        assertFalse(DirectSm3.hasSm3Ctx(0x3050_0000L), "3.5.0");
+        assertFalse(DirectSm3.hasSm3Ctx(0x3060_0000L), "3.6.0");
+        assertFalse(DirectSm3.hasSm3Ctx(0x4000_0020L), "4.0.2");
+        assertFalse(DirectSm3.hasSm3Ctx(0x1010_117fL), "1.1.1w");
+    }
+
+    /** The byte copy alone can be turned off: SM3 is still called directly, its contexts copied by dupctx. */
+    @Test
+    void stateCopyHasASwitchOfItsOwn() throws Exception {
+        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-D" + DirectSm3.STATE_COPY_PROPERTY + "=false"),
+                PathProbe.class);
+        assertEquals(0, r.exitCode(), r.output());
+        if (DirectSm3.ENABLED && DirectSm3.COPIES != DirectSm3.Copies.COPYCTX) {
+            assertTrue(r.output().contains("contexts copied by its dupctx"), r.output());
+        } else {
+            assertFalse(r.output().contains("-byte states"), r.output());
+        }
+    }
+
+    /** Child-JVM entry point: prints how SM3 is computed, then that a digest is right. */
+    public static final class PathProbe {
+        public static void main(String[] args) throws Exception {
+            System.out.println(Sm3Calls.SELECTED.description());
+            NativeSm3 sm3 = Algorithm.sm3Stream();
+            byte[] clone = new byte[1000];
+            sm3.update(clone, 0, clone.length);
+            NativeSm3 copy = sm3.copy();
+            System.out.println(java.util.Arrays.equals(sm3.finish(), copy.finish()) ? "copy ok" : "copy WRONG");
+        }
     }
 
     /** Every way the facade copies a context gives the state of the source, which the copy leaves intact. */
@@ -81,21 +126,18 @@ class DirectSm3Test {
         byte[] sourceExpected = reference(prefix, other);
         try (Arena arena = Arena.ofConfined()) {
             Message m = new Message(arena, prefix, suffix, other);
-            Sm3Calls.Evp evp = new Sm3Calls.Evp();
-            assertCopy(m, evp, expected, sourceExpected, evp::copy, true);
-            assertOneMessageCopy(m, evp, suffix, expected, sourceExpected);
+            List<Sm3Calls> ways = new ArrayList<>(List.of(new Sm3Calls.Evp()));
             if (DirectSm3.ENABLED) {
-                Sm3Calls.Provider provider = new Sm3Calls.Provider();
-                assertCopy(m, provider, expected, sourceExpected, provider::copy,
-                        DirectSm3.COPYCTX != null || DirectSm3.STATE_BYTES != 0);
-                assertCopy(m, provider, expected, sourceExpected, provider::replaceWithDup, false);
-                if (DirectSm3.COPYCTX != null) {
-                    assertCopy(m, provider, expected, sourceExpected, (src, into) -> {
-                        Sm3Calls.Provider.copyInto(src, into);
-                        return into;
-                    }, true);
+                ways.add(new Sm3Calls.Provider.Dupctx());
+                if (DirectSm3.COPIES == DirectSm3.Copies.COPYCTX) {
+                    ways.add(new Sm3Calls.Provider.Copyctx());
+                } else if (DirectSm3.COPIES == DirectSm3.Copies.STATE_BYTES) {
+                    ways.add(new Sm3Calls.Provider.StateBytes());
                 }
-                assertOneMessageCopy(m, provider, suffix, expected, sourceExpected);
+            }
+            for (Sm3Calls calls : ways) {
+                assertCopy(m, calls, expected, sourceExpected, calls::copy, !(calls instanceof Sm3Calls.Provider.Dupctx));
+                assertOneMessageCopy(m, calls, suffix, expected, sourceExpected);
             }
         }
     }

@@ -25,10 +25,12 @@ import org.bouncycastle.crypto.params.KeyParameter;
 /**
  * Child-JVM entry point: reads what every native context of this JVM holds, through the library's own handles
  * (each SM3 state of each context is copied and finished as it is), while a {@code Mac} with a known key is
- * alive and after it is collected, and after a one-message {@code Mac}, a PBKDF2, an HKDF and an X9.63
- * derivation with known secrets. A state that holds a key's inner pad, finished, gives SM3(K0 XOR ipad); one that holds an
- * unfinished message after it gives SM3(K0 XOR ipad || message); BouncyCastle computes what to look for.
- * Prints one line per look: {@code NAME: found=N dirtyStaging=M}.
+ * alive and after it is collected, and after a one-message {@code Mac}, PBKDF2s, an HKDF and an X9.63
+ * derivation with known secrets. A state that holds a key's inner pad, finished, gives SM3(K0 XOR ipad); one that
+ * holds an unfinished message after it gives SM3(K0 XOR ipad || message); BouncyCastle computes what to look for.
+ * A state already finished (a PRK, a block T(i), a U of PBKDF2, an X9.63 block) is read the same way, and gives
+ * what a context holding that message finished gives ({@link #finishedOf}). Prints one line per look:
+ * {@code NAME: found=N dirtyStaging=M}.
  */
 public final class ReleasedContextsProbe {
     private static final SM3Provider PROVIDER = new SM3Provider();
@@ -62,40 +64,100 @@ public final class ReleasedContextsProbe {
         }
         look("mac collected", macSecrets, List.of());
 
-        // A new Mac per message: the context serves one message and goes back at once.
+        // A new Mac per message: the context serves one message and goes back at once, its MAC finished in it.
         byte[] key2 = bytes(64, 0x33);
+        byte[] message2 = bytes(700, 3);
         Mac once = Mac.getInstance("HmacSM3", PROVIDER);
         once.init(new SecretKeySpec(key2, "HmacSM3"));
-        once.doFinal(bytes(700, 3));
-        look("mac one message", List.of(sm3(pad(key2, 0x36)), sm3(pad(key2, 0x5c))),
+        once.doFinal(message2);
+        look("mac one message", concat(List.of(sm3(pad(key2, 0x36)), sm3(pad(key2, 0x5c))), macFinished(key2, message2)),
                 List.of(pad(key2, 0x36), pad(key2, 0x5c)));
 
-        // PBKDF2 keys a context with the password's pads for its whole loop.
-        String password = "pbkdf2 password 0123456789";
-        SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", PROVIDER)
-                .generateSecret(new PBEKeySpec(password.toCharArray(), bytes(16, 0x66), 3, 512));
-        byte[] p = password.getBytes(StandardCharsets.UTF_8);
-        look("pbkdf2", List.of(sm3(pad(p, 0x36)), sm3(pad(p, 0x5c))), List.of(pad(p, 0x36), pad(p, 0x5c)));
+        // The reading sees finished states: an HMAC finished on a borrowed context is found until it goes back.
+        byte[] controlKey = bytes(20, 0x3c);
+        byte[] controlMessage = bytes(40, 0x3d);
+        HmacContext control = ContextPool.HMAC.borrow();
+        byte[] controlPads = control.padsOf(controlKey);
+        control.start(controlPads, controlMessage, 0, controlMessage.length);
+        control.finish(controlPads);
+        List<byte[]> controlStates = macFinished(controlKey, controlMessage);
+        look("finished control", controlStates, List.of());
+        ContextPool.HMAC.giveBack(control, true);
+        look("finished control returned", controlStates, List.of());
 
+        // PBKDF2 keys a context with the password's pads for its whole loop; its last U is finished in it, and at
+        // one iteration that U is the derived key.
+        String password = "pbkdf2 password 0123456789";
+        byte[] p = password.getBytes(StandardCharsets.UTF_8);
+        byte[] pbkdf2Salt = bytes(16, 0x66);
+        for (int iterations : new int[] {1, 2, 1_000}) {
+            SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", PROVIDER)
+                    .generateSecret(new PBEKeySpec(password.toCharArray(), pbkdf2Salt, iterations, 256));
+            byte[] u = concat(pbkdf2Salt, new byte[] {0, 0, 0, 1});
+            byte[] previous = u;
+            for (int j = 1; j <= iterations; j++) {
+                previous = u;
+                u = hmac(p, u);
+            }
+            look("pbkdf2 " + iterations, concat(List.of(sm3(pad(p, 0x36)), sm3(pad(p, 0x5c))), macFinished(p, previous)),
+                    List.of(pad(p, 0x36), pad(p, 0x5c), u));
+        }
+
+        // HKDF: the salt's pads and the PRK (extract), the PRK's pads and T(1), T(2) (expand), each finished.
         byte[] salt = bytes(13, 0x44);
         byte[] ikm = bytes(22, 0x0b);
+        byte[] info = bytes(10, 0x55);
         byte[] prk = hmac(salt, ikm);
-        Algorithm.hkdf().derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, bytes(10, 0x55), 64);
-        look("hkdf", List.of(sm3(pad(salt, 0x36)), sm3(pad(salt, 0x5c)), sm3(pad(prk, 0x36)), sm3(pad(prk, 0x5c))),
-                List.of(pad(prk, 0x36), pad(prk, 0x5c), prk));
+        byte[] m1 = concat(info, new byte[] {1});
+        byte[] t1 = hmac(prk, m1);
+        byte[] m2 = concat(t1, info, new byte[] {2});
+        byte[] t2 = hmac(prk, m2);
+        Algorithm.hkdf().derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 64);
+        look("hkdf", concat(List.of(sm3(pad(salt, 0x36)), sm3(pad(salt, 0x5c)), sm3(pad(prk, 0x36)),
+                        sm3(pad(prk, 0x5c))), macFinished(salt, ikm), macFinished(prk, m1), macFinished(prk, m2)),
+                List.of(pad(prk, 0x36), pad(prk, 0x5c), prk, t1, t2));
 
-        // The state an X9.63 derivation's last block leaves, read as the others are: Z || counter 2 || info.
+        // X9.63: each block SM3(Z || counter || info), finished.
         byte[] z = bytes(64, 0x66);
-        byte[] info = bytes(10, 0x77);
-        byte[] last = concat(z, new byte[] {0, 0, 0, 2}, info);
-        Sm3Context unscrubbed = ContextPool.SM3.acquire();
-        unscrubbed.start();
-        unscrubbed.updateArray(last, 0, last.length);
-        unscrubbed.finish();
-        byte[] leftBehind = finished(unscrubbed.ctx);
-        ContextPool.SM3.giveBack(unscrubbed, false);
-        Algorithm.x963Kdf().derive(z, info, 64);
-        look("x963", leftBehind == null ? List.of() : List.of(leftBehind), List.of(z));
+        byte[] sharedInfo = bytes(10, 0x77);
+        Algorithm.x963Kdf().derive(z, sharedInfo, 64);
+        look("x963", List.of(finishedOf(z, new byte[] {0, 0, 0, 1}, sharedInfo),
+                finishedOf(z, new byte[] {0, 0, 0, 2}, sharedInfo)), List.of(z));
+    }
+
+    /** What the inner and outer hash of HMAC(key, message) leave in a context once finished. */
+    private static List<byte[]> macFinished(byte[] key, byte[] message) {
+        byte[] inner = concat(pad(key, 0x36), message);
+        return List.of(finishedOf(inner), finishedOf(pad(key, 0x5c), sm3(inner)));
+    }
+
+    /**
+     * What reading a context gives ({@link #finished}) when it holds SM3 of {@code parts} finished: computed on a
+     * context of the backend's own, freed (and so cleared) at once.
+     */
+    private static byte[] finishedOf(byte[]... parts) {
+        Sm3Calls sm3 = Sm3Calls.SELECTED;
+        MemorySegment ctx = sm3.newContext();
+        try (Arena arena = Arena.ofConfined()) {
+            byte[] all = concat(parts);
+            MemorySegment in = arena.allocateFrom(JAVA_BYTE, all);
+            MemorySegment out = arena.allocate(DIGEST_LENGTH + JAVA_LONG.byteSize());
+            sm3.init(ctx);
+            sm3.update(ctx, in, all.length);
+            sm3.finalInto(ctx, out, out.asSlice(DIGEST_LENGTH));
+            return finished(ctx);
+        } finally {
+            sm3.free(ctx);
+        }
+    }
+
+    @SafeVarargs
+    private static List<byte[]> concat(List<byte[]>... lists) {
+        List<byte[]> all = new ArrayList<>();
+        for (List<byte[]> l : lists) {
+            all.addAll(l);
+        }
+        return all;
     }
 
     private static void otherMac() throws GeneralSecurityException {

@@ -10,8 +10,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * No native context keeps a key's HMAC pads, an unfinished keyed message or a KDF's secret once its user is
- * done with it or collected, on both backends: the provider's SM3 functions (where this machine's OpenSSL
+ * No native context keeps a key's HMAC pads, an unfinished keyed message, a finished HMAC or a KDF's output or
+ * block (finished states: after a final an SM3 state still holds its digest) once its user is done with it or
+ * collected, on both backends: the provider's SM3 functions (where this machine's OpenSSL
  * allows them) and EVP. The probe reads each context's states through the library's own handles; while the
  * {@code Mac} is alive it must find them there, which shows the reading can see what it looks for. Each
  * backend runs in a child JVM of its own, where nothing else uses the pools.
@@ -26,7 +27,16 @@ class ReleasedContextsTest {
         assertEquals(0, r.exitCode(), out);
         // The inner and outer pads, and the message's state over the unfinished 600 bytes.
         assertTrue(out.contains("mac alive: found=3 "), out);
-        for (String look : List.of("mac collected", "mac one message", "pbkdf2", "hkdf", "x963")) {
+        // A finished HMAC's inner and outer states, where the reading can see finished states (EVP from
+        // OpenSSL 3.2 on refuses to finish one again, and the probe finds none there). Without keyed states the
+        // inner hash runs on the same context before the outer one, so one finished state is left.
+        boolean finishedReadable = !out.contains("finished control: found=0 ");
+        assertTrue(finishedReadable || !direct, out);
+        if (finishedReadable) {
+            assertTrue(out.contains("finished control: found=1 "), out);
+        }
+        for (String look : List.of("finished control returned", "mac collected", "mac one message", "pbkdf2 1",
+                "pbkdf2 2", "pbkdf2 1000", "hkdf", "x963")) {
             assertTrue(out.contains(look + ": found=0 dirtyStaging=0"), out);
         }
     }

@@ -1,0 +1,630 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sm3ffm.SM3Provider;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.ProviderException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import javax.crypto.Mac;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.bouncycastle.crypto.digests.SM3Digest;
+import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
+import org.bouncycastle.crypto.generators.KDF2BytesGenerator;
+import org.bouncycastle.crypto.generators.PKCS5S2ParametersGenerator;
+import org.bouncycastle.crypto.macs.HMac;
+import org.bouncycastle.crypto.params.HKDFParameters;
+import org.bouncycastle.crypto.params.KDFParameters;
+import org.bouncycastle.crypto.params.KeyParameter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every native call that can fail, failed in turn, in every operation of every service: for each operation, the
+ * 1st, 2nd, 3rd, ... call that can fail returns what OpenSSL returns on failure (0, or NULL from an allocation;
+ * {@link NativeFaults}), until the operation completes without reaching the call chosen. After each failure:
+ * <ul>
+ * <li>the caller got a {@code ProviderException} naming the call, never a result; or the failure hit the clearing
+ * of a context on its way back to the pool after the result was made, and the result is right;</li>
+ * <li>the context the call failed on was freed, not kept;</li>
+ * <li>the object gives right answers afterwards: a message that lost input is refused until it is ended, a failed
+ * digest or MAC ends its message, and the source of a failed clone continues as if nothing happened;</li>
+ * <li>the pool's books balance: every live context is idle or claimed, none twice, and the claims counted are the
+ * claims held.</li>
+ * </ul>
+ * Runs only in the build's executions that switch injection on (with the provider's functions, and through EVP);
+ * the default test run leaves it out.
+ */
+class NativeFailureTest {
+    private static final SM3Provider PROVIDER = new SM3Provider();
+    private static final Random RANDOM = new Random(42);
+    private static final List<String> REPORT = Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeAll
+    static void injectionIsOnAndSelfTestsHaveRun() throws Exception {
+        assertTrue(NativeFaults.ON, "run with -D" + NativeFaults.PROPERTY + "=true");
+        for (Algorithm a : Algorithm.values()) {
+            a.check();
+        }
+        NativeFaults.failAt(0);
+    }
+
+    @AfterAll
+    static void report() {
+        int operations = REPORT.size();
+        int points = REPORT.stream().mapToInt(line -> Integer.parseInt(line.replaceAll(".*: (\\d+) points.*", "$1")))
+                .sum();
+        System.out.println("Native failures injected (" + Sm3Calls.SELECTED.description() + "): " + operations
+                + " operations, " + points + " injection points");
+        REPORT.forEach(line -> System.out.println("  " + line));
+    }
+
+    /** One operation, set up afresh before each injection, then run with the failure armed. */
+    private interface Case {
+        /** The operation itself, run with a failure armed. */
+        void act() throws Exception;
+
+        /** After the operation completed: its result and what follows are right. */
+        void afterSuccess() throws Exception;
+
+        /** After the operation threw: the objects give right answers, or refuse clearly. */
+        void afterFailure() throws Exception;
+    }
+
+    private interface Setup {
+        Case prepare() throws Exception;
+    }
+
+    @TestFactory
+    List<DynamicTest> everyFailureIsReportedAndSurvived() {
+        List<DynamicTest> tests = new ArrayList<>();
+        digestCases().forEach((name, setup) -> tests.add(DynamicTest.dynamicTest(name, () -> run(name, setup))));
+        macCases().forEach((name, setup) -> tests.add(DynamicTest.dynamicTest(name, () -> run(name, setup))));
+        kdfCases().forEach((name, setup) -> tests.add(DynamicTest.dynamicTest(name, () -> run(name, setup))));
+        return tests;
+    }
+
+    private static void run(String name, Setup setup) throws Exception {
+        int failures = 0;
+        int absorbed = 0;
+        for (long n = 1; ; n++) {
+            assertTrue(n < 1_000, name + ": the operation never completed");
+            NativeFaults.failAt(0);
+            Case c = setup.prepare();
+            NativeFaults.failAt(n);
+            Throwable thrown = null;
+            try {
+                c.act();
+            } catch (Throwable t) {
+                thrown = t;
+            }
+            boolean injected = NativeFaults.injected();
+            String at = name + ", failing call " + n;
+            assertFreed(at, NativeFaults.failedOn());
+            NativeFaults.failAt(0);
+            if (!injected) {
+                if (thrown != null) {
+                    throw new AssertionError(at + " was not reached, yet the operation threw", thrown);
+                }
+                c.afterSuccess();
+                assertBooksBalance(at);
+                REPORT.add(name + ": " + (n - 1) + " points, " + failures + " reported, " + absorbed
+                        + " on the way back to the pool");
+                return;
+            }
+            if (thrown == null) {
+                // Only clearing a context on its way back may fail after the result is made: it is freed instead.
+                c.afterSuccess();
+                absorbed++;
+            } else {
+                assertInstanceOf(ProviderException.class, thrown, at);
+                assertTrue(thrown.getMessage().contains(" failed: "), at + ": " + thrown.getMessage());
+                c.afterFailure();
+                failures++;
+            }
+            assertBooksBalance(at);
+        }
+    }
+
+    /** Every live context is idle or claimed (nothing borrowed is left out), none twice. */
+    private static void assertBooksBalance(String at) {
+        Set<PooledContext> live = PooledContext.all();
+        for (ContextPool<?> pool : List.of(ContextPool.SM3, ContextPool.HMAC)) {
+            Class<?> kind = pool == ContextPool.SM3 ? Sm3Context.class : HmacContext.class;
+            List<? extends PooledContext> idle = pool.idleContexts();
+            Set<PooledContext> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+            distinct.addAll(idle);
+            assertEquals(idle.size(), distinct.size(), at + ": a context idle twice");
+            for (PooledContext c : idle) {
+                assertTrue(live.contains(c), at + ": an idle context was freed");
+                assertNull(c.claim, at + ": an idle context is still claimed");
+                assertFalse(c.secret, at + ": an idle context holds a secret");
+            }
+            long claimed = live.stream().filter(c -> kind.isInstance(c) && c.claim != null).count();
+            assertEquals(claimed, pool.claimedCount(), at + ": claims counted");
+            long all = live.stream().filter(kind::isInstance).count();
+            assertEquals(all, idle.size() + claimed, at + ": a context neither idle nor claimed was lost");
+        }
+    }
+
+    /** The context whose state a failed call left unknown was freed, not kept or lent again. */
+    private static void assertFreed(String at, MemorySegment failedOn) {
+        if (!failedOn.equals(MemorySegment.NULL)) {
+            assertTrue(NativeFaults.failedFreed(), at + ": the context whose call failed was not freed");
+        }
+    }
+
+    private static Map<String, Setup> digestCases() {
+        Map<String, Setup> cases = new LinkedHashMap<>();
+        // Updates on a stream whose pending bytes fill the array (the update flushes them) or whose message is in
+        // a claimed context; single bytes, short and long arrays, heap, read-only and direct buffers.
+        for (int prefix : new int[] {512, 1_000}) {
+            cases.put("MessageDigest.update(byte) after " + prefix, digestUpdate(prefix, 1, (md, x) -> md.update(x[0])));
+            cases.put("MessageDigest.update(10 bytes) after " + prefix, digestUpdate(prefix, 10, MessageDigest::update));
+            cases.put("MessageDigest.update(70,000 bytes) after " + prefix,
+                    digestUpdate(prefix, 70_000, MessageDigest::update));
+            cases.put("MessageDigest.update(heap ByteBuffer, 10,000) after " + prefix,
+                    digestUpdate(prefix, 10_000, (md, x) -> md.update(ByteBuffer.wrap(x))));
+            cases.put("MessageDigest.update(read-only ByteBuffer, 70,000) after " + prefix,
+                    digestUpdate(prefix, 70_000, (md, x) -> md.update(ByteBuffer.wrap(x).asReadOnlyBuffer())));
+            cases.put("MessageDigest.update(direct ByteBuffer, 100) after " + prefix,
+                    digestUpdate(prefix, 100, (md, x) -> md.update(direct(x))));
+            cases.put("MessageDigest.update(direct ByteBuffer, 70,000) after " + prefix,
+                    digestUpdate(prefix, 70_000, (md, x) -> md.update(direct(x))));
+        }
+        for (int prefix : new int[] {0, 100, 1_000}) {
+            cases.put("MessageDigest.digest() of " + prefix, digestDigest(prefix, false));
+            cases.put("MessageDigest.digest() of " + prefix + ", reused", digestDigest(prefix, true));
+        }
+        for (int prefix : new int[] {100, 1_010}) {
+            cases.put("MessageDigest.clone() of " + prefix, digestClone(prefix, false));
+            cases.put("MessageDigest.clone() of a clone of " + prefix, digestClone(prefix, true));
+        }
+        cases.put("MessageDigest.reset() of 1,000", () -> {
+            MessageDigest md = sm3();
+            md.update(bytes(1_000));
+            return new Case() {
+                @Override
+                public void act() {
+                    md.reset();
+                }
+
+                @Override
+                public void afterSuccess() {
+                    assertCorrect(md, bytes(77));
+                }
+
+                @Override
+                public void afterFailure() {
+                    assertCorrect(md, bytes(77));
+                }
+            };
+        });
+        return cases;
+    }
+
+    private interface Feed {
+        void feed(MessageDigest md, byte[] input);
+    }
+
+    private static Setup digestUpdate(int prefixLength, int length, Feed feed) {
+        return () -> {
+            byte[] prefix = bytes(prefixLength);
+            byte[] input = bytes(length);
+            MessageDigest md = sm3();
+            feedPrefix(prefix, md::update, md::update);
+            return new Case() {
+                @Override
+                public void act() {
+                    feed.feed(md, input);
+                }
+
+                @Override
+                public void afterSuccess() {
+                    byte[] suffix = bytes(33);
+                    md.update(suffix);
+                    assertArrayEquals(reference(prefix, input, suffix), md.digest());
+                }
+
+                @Override
+                public void afterFailure() {
+                    // The message lost input: refused, never finished with a wrong value; a digest ends it.
+                    assertThrows(IllegalStateException.class, () -> md.update(new byte[3]));
+                    assertThrows(IllegalStateException.class, md::digest);
+                    assertCorrect(md, bytes(600));
+                    md.update((byte) 1);
+                    md.reset();
+                    assertCorrect(md, bytes(5));
+                }
+            };
+        };
+    }
+
+    private static Setup digestDigest(int prefixLength, boolean reused) {
+        return () -> {
+            byte[] prefix = bytes(prefixLength);
+            MessageDigest md = sm3();
+            if (reused) {
+                md.update(bytes(2_000));
+                md.digest();
+            }
+            md.update(prefix);
+            return new Case() {
+                byte[] result;
+
+                @Override
+                public void act() {
+                    result = md.digest();
+                }
+
+                @Override
+                public void afterSuccess() {
+                    assertArrayEquals(reference(prefix), result);
+                    assertCorrect(md, bytes(700));
+                }
+
+                @Override
+                public void afterFailure() {
+                    assertCorrect(md, bytes(700));
+                    assertCorrect(md, bytes(7));
+                }
+            };
+        };
+    }
+
+    private static Setup digestClone(int prefixLength, boolean ofClone) {
+        return () -> {
+            byte[] prefix = bytes(prefixLength);
+            MessageDigest first = sm3();
+            first.update(prefix, 0, prefixLength - 10);
+            MessageDigest md = ofClone ? (MessageDigest) first.clone() : first;
+            // Ten bytes wait on the heap behind the state.
+            md.update(prefix, prefixLength - 10, 10);
+            return new Case() {
+                MessageDigest copy;
+
+                @Override
+                public void act() throws CloneNotSupportedException {
+                    copy = (MessageDigest) md.clone();
+                }
+
+                @Override
+                public void afterSuccess() {
+                    byte[] other = bytes(900);
+                    copy.update(other);
+                    afterFailure();
+                    assertArrayEquals(reference(prefix, other), copy.digest());
+                }
+
+                @Override
+                public void afterFailure() {
+                    byte[] suffix = bytes(1_500);
+                    md.update(suffix);
+                    assertArrayEquals(reference(prefix, suffix), md.digest(), "the source is unchanged");
+                }
+            };
+        };
+    }
+
+    private static Map<String, Setup> macCases() {
+        Map<String, Setup> cases = new LinkedHashMap<>();
+        for (int keyLength : new int[] {16, 100}) {
+            cases.put("Mac.init(" + keyLength + "-byte key)", () -> {
+                byte[] key = bytes(keyLength);
+                byte[] oldKey = bytes(20);
+                Mac mac = hmac(oldKey);
+                mac.update(bytes(1_000));
+                return new Case() {
+                    @Override
+                    public void act() throws Exception {
+                        mac.init(new SecretKeySpec(key, "HmacSM3"));
+                    }
+
+                    @Override
+                    public void afterSuccess() {
+                        assertMac(mac, key, bytes(40));
+                    }
+
+                    @Override
+                    public void afterFailure() throws Exception {
+                        // Neither key stays: the Mac refuses until a key is set.
+                        assertThrows(IllegalStateException.class, () -> mac.doFinal(bytes(3)));
+                        mac.init(new SecretKeySpec(key, "HmacSM3"));
+                        assertMac(mac, key, bytes(40));
+                    }
+                };
+            });
+        }
+        for (int prefix : new int[] {512, 1_000}) {
+            for (int length : new int[] {1, 10, 70_000}) {
+                cases.put("Mac.update(" + length + " bytes) after " + prefix, () -> {
+                    byte[] key = bytes(32);
+                    byte[] head = bytes(prefix);
+                    byte[] input = bytes(length);
+                    Mac mac = hmac(key);
+                    feedPrefix(head, mac::update, mac::update);
+                    return new Case() {
+                        @Override
+                        public void act() {
+                            mac.update(input);
+                        }
+
+                        @Override
+                        public void afterSuccess() {
+                            assertArrayEquals(referenceMac(key, head, input), mac.doFinal());
+                        }
+
+                        @Override
+                        public void afterFailure() {
+                            assertThrows(IllegalStateException.class, () -> mac.update(new byte[3]));
+                            assertThrows(IllegalStateException.class, mac::doFinal);
+                            assertMac(mac, key, bytes(100));
+                        }
+                    };
+                });
+            }
+        }
+        for (int length : new int[] {0, 64, 1_000}) {
+            for (boolean reused : new boolean[] {false, true}) {
+                cases.put("Mac.doFinal() of " + length + (reused ? ", reused" : ""), () -> {
+                    byte[] key = bytes(100);
+                    byte[] message = bytes(length);
+                    Mac mac = hmac(key);
+                    if (reused) {
+                        mac.doFinal(bytes(3));
+                    }
+                    mac.update(message);
+                    return new Case() {
+                        byte[] result;
+
+                        @Override
+                        public void act() {
+                            result = mac.doFinal();
+                        }
+
+                        @Override
+                        public void afterSuccess() {
+                            assertArrayEquals(referenceMac(key, message), result);
+                            assertMac(mac, key, bytes(600));
+                        }
+
+                        @Override
+                        public void afterFailure() {
+                            assertMac(mac, key, bytes(600));
+                            assertMac(mac, key, bytes(6));
+                        }
+                    };
+                });
+            }
+        }
+        for (int prefix : new int[] {100, 1_010}) {
+            cases.put("Mac.clone() of " + prefix, () -> {
+                byte[] key = bytes(32);
+                byte[] head = bytes(prefix);
+                Mac mac = hmac(key);
+                mac.update(head);
+                return new Case() {
+                    Mac copy;
+
+                    @Override
+                    public void act() throws CloneNotSupportedException {
+                        copy = (Mac) mac.clone();
+                    }
+
+                    @Override
+                    public void afterSuccess() {
+                        byte[] other = bytes(2_000);
+                        copy.update(other);
+                        afterFailure();
+                        assertArrayEquals(referenceMac(key, head, other), copy.doFinal());
+                    }
+
+                    @Override
+                    public void afterFailure() {
+                        byte[] tail = bytes(30);
+                        mac.update(tail);
+                        assertArrayEquals(referenceMac(key, head, tail), mac.doFinal(), "the source is unchanged");
+                    }
+                };
+            });
+        }
+        cases.put("Mac.reset() of 1,000", () -> {
+            byte[] key = bytes(32);
+            Mac mac = hmac(key);
+            mac.update(bytes(1_000));
+            return new Case() {
+                @Override
+                public void act() {
+                    mac.reset();
+                }
+
+                @Override
+                public void afterSuccess() {
+                    assertMac(mac, key, bytes(50));
+                }
+
+                @Override
+                public void afterFailure() {
+                    assertMac(mac, key, bytes(50));
+                }
+            };
+        });
+        return cases;
+    }
+
+    private static Map<String, Setup> kdfCases() {
+        Map<String, Setup> cases = new LinkedHashMap<>();
+        byte[] pbkdf2Salt = bytes(16);
+        for (String password : List.of("password", "a password longer than one SM3 block, which is hashed first: "
+                + "0123456789")) {
+            cases.put("PBKDF2WithHmacSM3, 2 iterations, 40 bytes, " + password.length() + "-char password",
+                    () -> kdf(() -> SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", PROVIDER)
+                                    .generateSecret(new PBEKeySpec(password.toCharArray(), pbkdf2Salt, 2, 320)).getEncoded(),
+                            referencePbkdf2(password.getBytes(StandardCharsets.UTF_8), pbkdf2Salt, 2, 40)));
+        }
+        byte[] ikm = bytes(22);
+        byte[] info = bytes(10);
+        for (byte[] salt : List.of(bytes(13), bytes(100))) {
+            cases.put("HKDF-SM3 extract then expand to 64, " + salt.length + "-byte salt",
+                    () -> kdf(() -> Algorithm.hkdf().derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 64),
+                            referenceHkdf(ikm, salt, info, 64)));
+        }
+        byte[] prk = bytes(32);
+        cases.put("HKDF-SM3 expand to 32",
+                () -> kdf(() -> Algorithm.hkdf().derive(NativeHkdf.Mode.EXPAND, prk, new byte[0], info, 32),
+                        referenceExpand(prk, info, 32)));
+        byte[] z = bytes(64);
+        cases.put("X9.63 KDF with SM3 to 64",
+                () -> kdf(() -> Algorithm.x963Kdf().derive(z, info, 64), referenceX963(z, info, 64)));
+        return cases;
+    }
+
+    private interface Derivation {
+        byte[] derive() throws Exception;
+    }
+
+    private static Case kdf(Derivation derivation, byte[] expected) {
+        return new Case() {
+            byte[] result;
+
+            @Override
+            public void act() throws Exception {
+                result = derivation.derive();
+            }
+
+            @Override
+            public void afterSuccess() throws Exception {
+                assertArrayEquals(expected, result);
+                assertArrayEquals(expected, derivation.derive());
+            }
+
+            @Override
+            public void afterFailure() throws Exception {
+                assertNull(result, "no result after a failure");
+                assertArrayEquals(expected, derivation.derive());
+            }
+        };
+    }
+
+    /**
+     * Feeds a prefix of 512 bytes as 511 and one, which fills the pending array to the staging size without
+     * reaching OpenSSL, so that the next update must flush it; other prefixes in one update.
+     */
+    private static void feedPrefix(byte[] prefix, java.util.function.Consumer<byte[]> array,
+                                   java.util.function.Consumer<Byte> one) {
+        if (prefix.length == PooledContext.STAGING_SIZE) {
+            array.accept(Arrays.copyOf(prefix, prefix.length - 1));
+            one.accept(prefix[prefix.length - 1]);
+        } else {
+            array.accept(prefix);
+        }
+    }
+
+    private static MessageDigest sm3() {
+        try {
+            return MessageDigest.getInstance("SM3", PROVIDER);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Mac hmac(byte[] key) throws Exception {
+        Mac mac = Mac.getInstance("HmacSM3", PROVIDER);
+        mac.init(new SecretKeySpec(key, "HmacSM3"));
+        return mac;
+    }
+
+    private static void assertCorrect(MessageDigest md, byte[] message) {
+        md.update(message);
+        assertArrayEquals(reference(message), md.digest());
+    }
+
+    private static void assertMac(Mac mac, byte[] key, byte[] message) {
+        mac.update(message);
+        assertArrayEquals(referenceMac(key, message), mac.doFinal());
+    }
+
+    private static ByteBuffer direct(byte[] x) {
+        ByteBuffer b = ByteBuffer.allocateDirect(x.length);
+        b.put(x).flip();
+        return b;
+    }
+
+    private static byte[] bytes(int n) {
+        byte[] b = new byte[n];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    private static byte[] reference(byte[]... parts) {
+        SM3Digest d = new SM3Digest();
+        for (byte[] p : parts) {
+            d.update(p, 0, p.length);
+        }
+        byte[] out = new byte[32];
+        d.doFinal(out, 0);
+        return out;
+    }
+
+    private static byte[] referenceMac(byte[] key, byte[]... parts) {
+        HMac m = new HMac(new SM3Digest());
+        m.init(new KeyParameter(key));
+        for (byte[] p : parts) {
+            m.update(p, 0, p.length);
+        }
+        byte[] out = new byte[32];
+        m.doFinal(out, 0);
+        return out;
+    }
+
+    private static byte[] referencePbkdf2(byte[] password, byte[] salt, int iterations, int length) {
+        PKCS5S2ParametersGenerator g = new PKCS5S2ParametersGenerator(new SM3Digest());
+        g.init(password, salt, iterations);
+        return ((KeyParameter) g.generateDerivedParameters(length * 8)).getKey();
+    }
+
+    private static byte[] referenceHkdf(byte[] ikm, byte[] salt, byte[] info, int length) {
+        HKDFBytesGenerator g = new HKDFBytesGenerator(new SM3Digest());
+        g.init(new HKDFParameters(ikm, salt, info));
+        byte[] out = new byte[length];
+        g.generateBytes(out, 0, length);
+        return out;
+    }
+
+    private static byte[] referenceExpand(byte[] prk, byte[] info, int length) {
+        HKDFBytesGenerator g = new HKDFBytesGenerator(new SM3Digest());
+        g.init(HKDFParameters.skipExtractParameters(prk, info));
+        byte[] out = new byte[length];
+        g.generateBytes(out, 0, length);
+        return out;
+    }
+
+    private static byte[] referenceX963(byte[] z, byte[] info, int length) {
+        KDF2BytesGenerator g = new KDF2BytesGenerator(new SM3Digest());
+        g.init(new KDFParameters(z, info));
+        byte[] out = new byte[length];
+        g.generateBytes(out, 0, length);
+        return out;
+    }
+}
