@@ -44,9 +44,9 @@ import java.util.Map;
  * without the allocation and free of a {@code dupctx}.
  *
  * <p>Why: on OpenSSL 3.0, EVP adds checks, the {@code EVP_MD_CTX} indirection and, in
- * {@code EVP_MD_CTX_copy_ex}, a reset and reference counting around {@code dupctx}: 10-15% of a whole
- * 16-byte digest (docs/design.md has the measurements). On OpenSSL 3.5 and later EVP's share is smaller;
- * the path is the same.
+ * {@code EVP_MD_CTX_copy_ex}, a reset and reference counting around {@code dupctx}, a share of a short digest
+ * worth the path (docs/design.md has the measurements). On OpenSSL 3.5 and later EVP's share is smaller; the
+ * path is the same.
  *
  * <p>EVP's guarantees are kept, or the path is not used and EVP serves every call:
  * <ul>
@@ -60,6 +60,9 @@ import java.util.Map;
  * <li>the GB/T 32905-2016 "abc" example is hashed through these functions before they are used;</li>
  * <li>{@code -Dsm3ffm.sm3.direct=false} turns the path off.</li>
  * </ul>
+ * How contexts are copied is decided here once ({@link #COPIES}); copying OpenSSL's own {@code SM3_CTX} as
+ * bytes needs the release number, the provider's name and a read-only proof of the layout first
+ * ({@link Sm3CtxLayout}), and {@code -Dsm3ffm.sm3.stateCopy=false} turns that copy off alone.
  * The fetched {@code EVP_MD}, kept for the JVM's life, holds a reference to its provider, so the
  * functions stay loaded.
  */
@@ -85,7 +88,7 @@ final class DirectSm3 {
     static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
     // copyctx takes dupctx's place where the provider has it (null elsewhere), ordinary for the same reason:
-    // linked critical, it made PBKDF2 about a quarter slower on OpenSSL 3.5.
+    // linked critical, it slowed PBKDF2 on OpenSSL 3.5 (docs/design.md).
     static final MethodHandle COPYCTX = link(FOUND.copyctx, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     // Update is linked twice: critical for short input (heap arrays read in place, no thread transition),
     // ordinary for long native input, during which GC may run; that one on first use (see Ordinary).

@@ -193,11 +193,11 @@ final class HmacContext extends PooledContext {
     }
 
     @Override
-    void initStates() {
-        SM3.init(ctx);
+    void clearStates() {
+        SM3.clear(ctx);
         if (keyed) {
-            SM3.init(inner);
-            SM3.init(outer);
+            SM3.clear(inner);
+            SM3.clear(outer);
             keyed = false;
         }
     }

@@ -76,33 +76,26 @@ public final class NativeHkdf {
 
     /** T(1) || T(2) || ... cut to {@code length} bytes, on {@code c} keyed once with {@code prk}. */
     private static byte[] expand(HmacContext c, byte[] prk, byte[] info, int length) {
-        byte[] okm = new byte[length];
         // T(i-1) || info || i: the first block has no T(0).
         byte[] message = new byte[DIGEST_LENGTH + info.length + 1];
         System.arraycopy(info, 0, message, DIGEST_LENGTH, info.length);
         byte[] pads = c.padsOf(prk);
-        boolean done = false;
         try {
             // Keyed states cost two compressions once and save one per block: worth it from two blocks on.
             if (length > DIGEST_LENGTH) {
                 c.key(pads);
             }
-            for (int i = 1, at = 0; at < length; i++, at += DIGEST_LENGTH) {
+            return DerivedBlocks.derive(length, (i, into) -> {
                 message[message.length - 1] = (byte) i;
                 int from = i == 1 ? DIGEST_LENGTH : 0;
                 c.start(pads, message, from, message.length - from);
                 c.finish(pads);
-                c.output(message, 0, DIGEST_LENGTH);
-                System.arraycopy(message, 0, okm, at, Math.min(DIGEST_LENGTH, length - at));
-            }
-            done = true;
-            return okm;
+                c.output(into, 0, DIGEST_LENGTH);
+                System.arraycopy(into, 0, message, 0, DIGEST_LENGTH);
+            });
         } finally {
             Arrays.fill(pads, (byte) 0);
             Arrays.fill(message, 0, DIGEST_LENGTH, (byte) 0);
-            if (!done) {
-                Arrays.fill(okm, (byte) 0);
-            }
         }
     }
 }

@@ -33,35 +33,28 @@ public final class NativePbkdf2 {
      * does this.
      */
     public byte[] derive(byte[] password, byte[] salt, int iterations, int length) {
-        byte[] out = new byte[length];
         if (length == 0) {
-            return out;
+            return new byte[0];
         }
         // S || INT(i)
         byte[] first = Arrays.copyOf(salt, salt.length + INDEX_LENGTH);
-        byte[] block = new byte[DIGEST_LENGTH];
-        byte[] pads = null;
         HmacContext c = ContextPool.HMAC.borrow();
         boolean intact = false;
+        byte[] pads = null;
         try {
-            pads = c.padsOf(password);
-            c.key(pads);
-            for (int i = 1, at = 0; at < length; i++, at += DIGEST_LENGTH) {
+            byte[] p = pads = c.padsOf(password);
+            c.key(p);
+            byte[] out = DerivedBlocks.derive(length, (i, block) -> {
                 for (int k = 0; k < INDEX_LENGTH; k++) {
                     first[salt.length + k] = (byte) (i >>> (24 - 8 * k));
                 }
-                blockInto(c, pads, first, iterations, block);
-                System.arraycopy(block, 0, out, at, Math.min(DIGEST_LENGTH, length - at));
-            }
+                blockInto(c, p, first, iterations, block);
+            });
             intact = true;
             return out;
         } finally {
-            Arrays.fill(block, (byte) 0);
             if (pads != null) {
                 Arrays.fill(pads, (byte) 0);
-            }
-            if (!intact) {
-                Arrays.fill(out, (byte) 0);
             }
             ContextPool.HMAC.giveBack(c, intact);
         }

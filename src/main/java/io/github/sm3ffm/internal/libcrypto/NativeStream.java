@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  *
  * <p>Why heap first and off-heap at the end: an engine per message then costs no native allocation, no
- * {@code Cleaner} and no GC-driven free, which made a new digest per message several times slower in the
+ * {@code Cleaner} and no GC-driven free, which made a new digest per message much slower in the
  * previous design (an {@code EVP_MD_CTX} and off-heap buffer per engine); a single byte costs an array
  * store. The staging copy at {@code digest()} (at most 512 bytes) is what a heap segment would save, and a
  * heap segment is an allocation whenever escape analysis gives up. The three sizes (measurements in

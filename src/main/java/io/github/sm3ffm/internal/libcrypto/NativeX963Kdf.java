@@ -25,16 +25,14 @@ public final class NativeX963Kdf {
 
     /** {@code length} bytes from the shared secret Z and the SharedInfo (which may be empty). */
     public byte[] derive(byte[] sharedSecret, byte[] sharedInfo, int length) {
-        byte[] out = new byte[length];
         int counterAt = sharedSecret.length;
         byte[] message = new byte[counterAt + COUNTER_LENGTH + sharedInfo.length];
         System.arraycopy(sharedSecret, 0, message, 0, counterAt);
         System.arraycopy(sharedInfo, 0, message, counterAt + COUNTER_LENGTH, sharedInfo.length);
-        byte[] block = new byte[DIGEST_LENGTH];
         Sm3Context c = ContextPool.SM3.borrow();
         boolean intact = false;
         try {
-            for (int counter = 1, at = 0; at < length; counter++, at += DIGEST_LENGTH) {
+            byte[] out = DerivedBlocks.derive(length, (counter, into) -> {
                 message[counterAt] = (byte) (counter >>> 24);
                 message[counterAt + 1] = (byte) (counter >>> 16);
                 message[counterAt + 2] = (byte) (counter >>> 8);
@@ -42,17 +40,12 @@ public final class NativeX963Kdf {
                 c.startSecret();
                 c.updateArray(message, 0, message.length);
                 c.finish();
-                c.output(block, 0, DIGEST_LENGTH);
-                System.arraycopy(block, 0, out, at, Math.min(DIGEST_LENGTH, length - at));
-            }
+                c.output(into, 0, DIGEST_LENGTH);
+            });
             intact = true;
             return out;
         } finally {
             Arrays.fill(message, (byte) 0);
-            Arrays.fill(block, (byte) 0);
-            if (!intact) {
-                Arrays.fill(out, (byte) 0);
-            }
             ContextPool.SM3.giveBack(c, intact);
         }
     }

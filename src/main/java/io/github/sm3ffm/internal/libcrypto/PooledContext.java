@@ -102,19 +102,20 @@ public abstract class PooledContext {
 
     /**
      * Clears what a key or secret left, so that the context can serve someone else: every SM3 state it holds is
-     * started anew (which zeroes it) and the staging buffer zeroed. A digest's message is the caller's data and
+     * cleared ({@link Sm3Calls#clear}) and the staging buffer zeroed. A digest's message is the caller's data and
      * costs nothing here. Called by the pool only; throws if a native call fails, and the pool then frees it.
+     * Every user of a pooled context starts a message on it before anything else.
      */
     final void scrub() {
         if (secret) {
-            initStates();
+            clearStates();
             staging.fill((byte) 0);
             secret = false;
         }
     }
 
-    /** Starts every SM3 state of this context anew; {@code SM3.init} zeroes a state before it sets the IV. */
-    abstract void initStates();
+    /** Clears every SM3 state of this context with {@link Sm3Calls#clear}. */
+    abstract void clearStates();
 
     /** Frees the OpenSSL contexts; the staging buffer is freed by {@link #free()}. */
     abstract void freeContexts();

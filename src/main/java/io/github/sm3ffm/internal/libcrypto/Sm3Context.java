@@ -42,8 +42,8 @@ final class Sm3Context extends PooledContext {
     }
 
     @Override
-    void initStates() {
-        SM3.init(ctx);
+    void clearStates() {
+        SM3.clear(ctx);
     }
 
     @Override

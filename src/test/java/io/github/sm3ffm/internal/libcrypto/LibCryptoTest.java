@@ -33,6 +33,14 @@ class LibCryptoTest {
                 + Sm3Calls.SELECTED.description());
     }
 
+    /** Failure injection is a constant false without its property: production calls compile without the check. */
+    @Test
+    void nativeFailureInjectionIsOffInAnOrdinaryRun() {
+        assertFalse(Boolean.getBoolean(NativeFaults.PROPERTY));
+        assertFalse(NativeFaults.ON);
+        assertThrows(IllegalStateException.class, () -> NativeFaults.failAt(1));
+    }
+
     @Test
     void handlesLinkedBesideTheBindingsTakeTheirTypes() {
         assertTrue(LibCrypto.isAvailable(), "the bindings resolve their symbols in the library the loader chose");
