@@ -1,4 +1,5 @@
-"""PySpark with the two settings: sm3('abc') gives the known answer, hmac_sm3 gives BouncyCastle's answer.
+"""PySpark with the two settings: sm3 of 'abc' gives the known answer, hmac_sm3 gives BouncyCastle's answer, both
+computed on the executors (rows of spark.range, which the optimizer cannot fold on the driver).
 
 Usage: check.py MASTER JAR... (the sm3-ffm-spark, sm3-ffm and BouncyCastle jars).
 """
@@ -21,8 +22,17 @@ spark = (SparkSession.builder.master(master).appName("sm3-ffm-spark PySpark chec
          .getOrCreate())
 try:
     key, message = "pyspark key 密钥", "SM3 where the data is: 数据 \U0001F600"
-    rows = spark.createDataFrame([(key, message)], "k STRING, m STRING").repartition(2)
-    digest, mac = rows.selectExpr("sm3('abc')", "hmac_sm3(k, m)").first()
+    # A literal, or rows of a local DataFrame, would be computed on the driver: Spark folds constants and
+    # evaluates projections of local relations there. Rows of a range are computed by the executors' tasks.
+    rows = (spark.range(0, 4, 1, 2)
+            .selectExpr("IF(id >= 0, 'abc', NULL) AS a", f"IF(id >= 0, '{key}', NULL) AS k",
+                        f"IF(id >= 0, '{message}', NULL) AS m")
+            .selectExpr("sm3(a) AS digest", "hmac_sm3(m, k) AS mac"))
+    assert "LocalTableScan" not in rows._jdf.queryExecution().executedPlan().toString(), "computed on the driver"
+    results = rows.collect()
+    assert len(results) == 4, f"{len(results)} rows"
+    digest, mac = results[0]["digest"], results[0]["mac"]
+    assert all(r["digest"] == digest and r["mac"] == mac for r in results), "rows differ"
 
     # The reference: BouncyCastle's HmacSM3, in the driver's JVM.
     jvm = spark.sparkContext._jvm
@@ -32,6 +42,6 @@ try:
 
     assert digest == SM3_ABC, f"sm3('abc') = {digest}, expected {SM3_ABC}"
     assert mac == expected_mac, f"hmac_sm3 = {mac}, BouncyCastle gives {expected_mac}"
-    print(f"check.py: sm3('abc') = {digest}; hmac_sm3 = {mac}, as BouncyCastle's")
+    print(f"check.py: on the executors, sm3 of 'abc' = {digest}; hmac_sm3 = {mac}, as BouncyCastle's")
 finally:
     spark.stop()

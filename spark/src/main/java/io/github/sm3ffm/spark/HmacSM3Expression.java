@@ -7,22 +7,23 @@ import org.apache.spark.sql.catalyst.expressions.ExpressionDescription;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * {@code hmac_sm3(key, expr)}: HMAC-SM3 (GM/T 0042-2015) of each value. The task's hasher keeps one
- * {@code Mac} and sets its key again only when a row's key differs from the one before.
+ * {@code hmac_sm3(expr, key)}: HMAC-SM3 (GM/T 0042-2015) of each value, the data first and the key second as in
+ * Trino's {@code hmac_sha256(data, key)} and PostgreSQL's {@code hmac(data, key, type)}. The task's hasher keeps
+ * one {@code Mac} and sets its key again only when a row's key differs from the one before.
  */
 @ExpressionDescription(
-        usage = "_FUNC_(key, expr) - Returns the HMAC-SM3 (GM/T 0042-2015) of `expr` under `key`, each a STRING"
+        usage = "_FUNC_(expr, key) - Returns the HMAC-SM3 (GM/T 0042-2015) of `expr` under `key`, each a STRING"
                 + " (its UTF-8 bytes) or BINARY, as 64 lowercase hex characters. An empty key is an error.",
-        examples = "\n    Examples:\n      > SELECT _FUNC_('key', 'abc');\n"
+        examples = "\n    Examples:\n      > SELECT _FUNC_('abc', 'key');\n"
                 + "       28e63256e7c5a087b1f073265dc53092163f7b82729735d06f28f10af9d52393\n  ",
         group = "hash_funcs")
 public final class HmacSM3Expression extends RowHashExpression {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** Called by Spark's function registry with the two arguments of {@code hmac_sm3(key, expr)}. */
-    public HmacSM3Expression(Expression key, Expression expr) {
-        super("hmac_sm3", "hmacSm3", List.of(key, expr));
+    /** Called by Spark's function registry with the two arguments of {@code hmac_sm3(expr, key)}. */
+    public HmacSM3Expression(Expression expr, Expression key) {
+        super("hmac_sm3", "hmacSm3", List.of(expr, key));
     }
 
     @Override

@@ -24,13 +24,13 @@ public final class SM3Functions {
     }
 
     /**
-     * HMAC-SM3 (GM/T 0042-2015) of each value.
+     * HMAC-SM3 (GM/T 0042-2015) of each value: the data first, the key second, as in SQL.
      *
-     * @param key  the key, STRING (its UTF-8 bytes) or BINARY; an empty key fails the query
      * @param expr the message, STRING (its UTF-8 bytes) or BINARY
-     * @return the MAC as 64 lowercase hex characters; NULL where the key or the message is NULL
+     * @param key  the key, STRING (its UTF-8 bytes) or BINARY; an empty key fails the query
+     * @return the MAC as 64 lowercase hex characters; NULL where the message or the key is NULL
      */
-    public static Column hmac_sm3(Column key, Column expr) {
-        return functions.call_function("hmac_sm3", key, expr);
+    public static Column hmac_sm3(Column expr, Column key) {
+        return functions.call_function("hmac_sm3", expr, key);
     }
 }

@@ -65,10 +65,11 @@ public final class SM3RowHasher {
     }
 
     /**
-     * HMAC-SM3 of a message under a key, each a STRING's UTF-8 bytes or a BINARY (the other overloads), as
-     * 64 lowercase hex characters; an empty key is an {@link IllegalArgumentException} naming the function.
+     * HMAC-SM3 of a message under a key (the arguments in SQL's order), each a STRING's UTF-8 bytes or a BINARY
+     * (the other overloads), as 64 lowercase hex characters; an empty key is an {@link IllegalArgumentException}
+     * naming the function.
      */
-    public UTF8String hmacSm3(UTF8String key, UTF8String message) {
+    public UTF8String hmacSm3(UTF8String message, UTF8String key) {
         Mac m = key.getBaseObject() instanceof byte[] array
                 ? mac(array, offsetIn(key), key.numBytes())
                 : mac(key.getBytes(), 0, key.numBytes());
@@ -80,16 +81,16 @@ public final class SM3RowHasher {
         return finish(m);
     }
 
-    public UTF8String hmacSm3(UTF8String key, byte[] message) {
-        return hmacSm3(key, UTF8String.fromBytes(message));
+    public UTF8String hmacSm3(UTF8String message, byte[] key) {
+        return hmacSm3(message, UTF8String.fromBytes(key));
     }
 
-    public UTF8String hmacSm3(byte[] key, UTF8String message) {
-        return hmacSm3(UTF8String.fromBytes(key), message);
+    public UTF8String hmacSm3(byte[] message, UTF8String key) {
+        return hmacSm3(UTF8String.fromBytes(message), key);
     }
 
-    public UTF8String hmacSm3(byte[] key, byte[] message) {
-        return hmacSm3(UTF8String.fromBytes(key), UTF8String.fromBytes(message));
+    public UTF8String hmacSm3(byte[] message, byte[] key) {
+        return hmacSm3(UTF8String.fromBytes(message), UTF8String.fromBytes(key));
     }
 
     private static int offsetIn(UTF8String value) {
@@ -109,7 +110,8 @@ public final class SM3RowHasher {
 
     private Mac mac(byte[] key, int offset, int length) {
         if (length == 0) {
-            throw new IllegalArgumentException("hmac_sm3: the key is empty; HMAC-SM3 needs a key of at least one byte");
+            throw new IllegalArgumentException("hmac_sm3: the key is empty. RFC 2104 defines HMAC for an empty key,"
+                    + " but hmac_sm3 refuses one, as Trino's hmac_sha256 does: an empty key is almost always a missing one");
         }
         if (mac == null) {
             try {

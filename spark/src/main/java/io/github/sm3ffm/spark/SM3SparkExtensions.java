@@ -15,7 +15,7 @@ import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
 
 /**
- * Registers the SQL functions {@code sm3(expr)} and {@code hmac_sm3(key, expr)} in every session of an
+ * Registers the SQL functions {@code sm3(expr)} and {@code hmac_sm3(expr, key)} in every session of an
  * application started with {@code spark.sql.extensions=io.github.sm3ffm.spark.SM3SparkExtensions}: SQL,
  * PySpark, and the DataFrame API through {@link SM3Functions}.
  *

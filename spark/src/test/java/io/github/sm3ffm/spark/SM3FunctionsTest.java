@@ -105,7 +105,7 @@ class SM3FunctionsTest {
 
     @Test
     void generatedCodeCallsTheTasksHasher() {
-        String code = spark.sql("EXPLAIN CODEGEN SELECT sm3(s), hmac_sm3(k, s) FROM rows")
+        String code = spark.sql("EXPLAIN CODEGEN SELECT sm3(s), hmac_sm3(s, k) FROM rows")
                 .collectAsList().getFirst().getString(0);
         assertTrue(code.contains("sm3RowHasher = new io.github.sm3ffm.spark.SM3RowHasher();"), code);
         assertTrue(code.contains("sm3RowHasher.sm3("), code);
@@ -116,7 +116,7 @@ class SM3FunctionsTest {
     void dataFrameApiGivesTheSqlResult() {
         Dataset<Row> sql = spark.sql(TestRows.QUERY);
         Dataset<Row> api = spark.table("rows").select(col("id"), sm3(col("s")), sm3(col("b")),
-                hmac_sm3(col("k"), col("s")), hmac_sm3(col("kb"), col("b")));
+                hmac_sm3(col("s"), col("k")), hmac_sm3(col("b"), col("kb")));
         assertArrayEquals(sql.columns(), api.columns());
         assertEquals(sql.queryExecution().optimizedPlan().canonicalized(),
                 api.queryExecution().optimizedPlan().canonicalized());
@@ -125,9 +125,10 @@ class SM3FunctionsTest {
 
     @Test
     void knownAnswersNullsAndEmptyValues() {
-        Row row = spark.sql("SELECT sm3('abc'), sm3(X'616263'), sm3(''), sm3(X''), hmac_sm3('key', 'abc'),"
-                + " hmac_sm3(X'6b6579', X'616263'), sm3(NULL), sm3(CAST(NULL AS BINARY)), hmac_sm3(NULL, 'abc'),"
-                + " hmac_sm3('key', NULL), hmac_sm3('key', '')").collectAsList().getFirst();
+        Row row = spark.sql("SELECT sm3('abc'), sm3(X'616263'), sm3(''), sm3(X''), hmac_sm3('abc', 'key'),"
+                + " hmac_sm3(X'616263', X'6b6579'), sm3(NULL), sm3(CAST(NULL AS BINARY)), hmac_sm3('abc', NULL),"
+                + " hmac_sm3(NULL, 'key'), hmac_sm3('', 'key'), hmac_sm3('abc', X'6b6579'), hmac_sm3(X'616263', 'key')")
+                .collectAsList().getFirst();
         assertEquals(SM3_ABC, row.getString(0));
         assertEquals(SM3_ABC, row.getString(1));
         String empty = BouncyCastleSM3.sm3(new byte[0]);
@@ -140,14 +141,34 @@ class SM3FunctionsTest {
             assertNull(row.get(c), "column " + c);
         }
         assertEquals(BouncyCastleSM3.hmacSm3(bytes("key"), new byte[0]), row.getString(10));
+        // STRING data with a BINARY key, and BINARY data with a STRING key.
+        assertEquals(mac, row.getString(11));
+        assertEquals(mac, row.getString(12));
+    }
+
+    @Test
+    void mixedStringAndBinaryArgumentsOnEveryRow() {
+        List<Row> rows = spark.sql("SELECT id, s, kb, b, k, hmac_sm3(s, kb), hmac_sm3(b, k) FROM rows")
+                .collectAsList();
+        int checked = 0;
+        for (Row row : rows) {
+            String textUnderBinary = row.isNullAt(1) || row.isNullAt(2) ? null
+                    : BouncyCastleSM3.hmacSm3((byte[]) row.get(2), bytes(row.getString(1)));
+            String binaryUnderText = row.isNullAt(3) || row.isNullAt(4) ? null
+                    : BouncyCastleSM3.hmacSm3(bytes(row.getString(4)), (byte[]) row.get(3));
+            assertEquals(textUnderBinary, row.getString(5), () -> "row " + row.getLong(0));
+            assertEquals(binaryUnderText, row.getString(6), () -> "row " + row.getLong(0));
+            checked += textUnderBinary != null && binaryUnderText != null ? 1 : 0;
+        }
+        assertTrue(checked > 0, "rows with both MACs: " + checked);
     }
 
     @Test
     void wrongArgumentTypesFailAtAnalysis() {
         assertAnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "SELECT sm3(array(1, 2)) FROM rows",
                 "\"sm3(array(1, 2))\"", "(\"STRING\" or \"BINARY\")", "\"ARRAY<INT>\"");
-        assertAnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "SELECT hmac_sm3(k, map(1, s)) FROM rows",
-                "\"hmac_sm3(k, map(1, s))\"", "second parameter", "\"MAP<INT, STRING>\"");
+        assertAnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "SELECT hmac_sm3(map(1, s), k) FROM rows",
+                "\"hmac_sm3(map(1, s), k)\"", "first parameter", "\"MAP<INT, STRING>\"");
     }
 
     @Test
@@ -170,13 +191,13 @@ class SM3FunctionsTest {
 
     @Test
     void anEmptyKeyFailsTheQueryNamingFunctionAndReason() {
-        String reason = "hmac_sm3: the key is empty; HMAC-SM3 needs a key of at least one byte";
+        String reason = "hmac_sm3: the key is empty. RFC 2104 defines HMAC for an empty key, but hmac_sm3 refuses one";
         SparkException rows = assertThrows(SparkException.class,
-                () -> spark.sql("SELECT hmac_sm3(substr(k, 1, 0), s) FROM rows").collectAsList());
+                () -> spark.sql("SELECT hmac_sm3(s, substr(k, 1, 0)) FROM rows").collectAsList());
         assertTrue(rows.getMessage().contains(reason), rows.getMessage());
         // A constant empty key fails while Spark folds the constant, before any task.
         Exception folded = assertThrows(Exception.class,
-                () -> spark.sql("SELECT hmac_sm3(X'', 'abc')").collectAsList());
+                () -> spark.sql("SELECT hmac_sm3('abc', X'')").collectAsList());
         assertTrue(folded.getMessage().contains(reason), folded.getMessage());
     }
 
@@ -185,9 +206,9 @@ class SM3FunctionsTest {
         String key = "key from the secret store 7f3a9c";
         spark.createDataFrame(List.of(RowFactory.create(key)), new StructType().add("key", DataTypes.StringType))
                 .createOrReplaceTempView("hmac_key");
-        String query = "SELECT id, s, hmac_sm3(hmac_key.key, s) FROM rows CROSS JOIN hmac_key WHERE id < 1000";
+        String query = "SELECT id, s, hmac_sm3(s, hmac_key.key) FROM rows CROSS JOIN hmac_key WHERE id < 1000";
         String plans = spark.sql("EXPLAIN EXTENDED " + query).collectAsList().getFirst().getString(0);
-        assertTrue(plans.contains("hmac_sm3(key#"), plans);
+        assertTrue(plans.contains("hmac_sm3(s#") && plans.contains(", key#"), plans);
         assertFalse(plans.contains(key), plans);
         List<Row> rows = spark.sql(query).collectAsList();
         assertEquals(1000, rows.size());

@@ -24,7 +24,7 @@ final class TestRows {
             .add("k", DataTypes.StringType)
             .add("kb", DataTypes.BinaryType);
     /** The query over {@code rows} whose columns {@link #expected(Row)} gives. */
-    static final String QUERY = "SELECT id, sm3(s), sm3(b), hmac_sm3(k, s), hmac_sm3(kb, b) FROM rows";
+    static final String QUERY = "SELECT id, sm3(s), sm3(b), hmac_sm3(s, k), hmac_sm3(b, kb) FROM rows";
     private static final String COMMON_KEY = "pseudonymisation key 密钥 \uD83D\uDD11";
 
     /**
