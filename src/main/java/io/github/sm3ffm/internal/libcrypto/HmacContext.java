@@ -57,8 +57,8 @@ final class HmacContext extends PooledContext {
      * digest (hashed here, in place) when it is longer than a block. The caller zeroes them when done.
      */
     byte[] padsOf(byte[] key) {
-        byte[] pads = new byte[2 * BLOCK_SIZE];
         if (key.length > BLOCK_SIZE) {
+            byte[] pads = new byte[2 * BLOCK_SIZE];
             secret = true;
             SM3.init(ctx);
             // In place, not through the staging buffer, which would keep key bytes past the digest.
@@ -181,7 +181,7 @@ final class HmacContext extends PooledContext {
     }
 
     @Override
-    void copyTo(PooledContext into) {
+    void copyStatesTo(PooledContext into) {
         HmacContext n = (HmacContext) into;
         n.ctx = SM3.copy(ctx, n.ctx);
         if (keyed) {
@@ -189,7 +189,6 @@ final class HmacContext extends PooledContext {
             n.outer = SM3.copy(outer, n.outer);
         }
         n.keyed = keyed;
-        n.secret = secret;
     }
 
     @Override

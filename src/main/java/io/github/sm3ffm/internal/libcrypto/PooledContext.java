@@ -87,8 +87,17 @@ public abstract class PooledContext {
         MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, length);
     }
 
-    /** Puts a copy of this context's state in {@code into}, a context of the same kind from the pool. */
-    abstract void copyTo(PooledContext into);
+    /**
+     * Puts a copy of this context's state in {@code into}, a context of the same kind from the pool; a copy of a
+     * secret is a secret.
+     */
+    final void copyTo(PooledContext into) {
+        copyStatesTo(into);
+        into.secret = secret;
+    }
+
+    /** Copies this context's SM3 states, and what says which of them hold a message or key, into {@code into}. */
+    abstract void copyStatesTo(PooledContext into);
 
     /** This context's message state as heap bytes, where the backend's states are bytes and it holds no secret; else null. */
     final byte[] saveState() {

@@ -35,10 +35,8 @@ final class Sm3Context extends PooledContext {
     }
 
     @Override
-    void copyTo(PooledContext into) {
-        Sm3Context n = (Sm3Context) into;
-        n.ctx = SM3.copy(ctx, n.ctx);
-        n.secret = secret;
+    void copyStatesTo(PooledContext into) {
+        into.ctx = SM3.copy(ctx, into.ctx);
     }
 
     @Override
