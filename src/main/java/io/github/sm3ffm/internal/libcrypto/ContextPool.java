@@ -26,9 +26,11 @@ import java.util.function.Supplier;
  * </ul>
  *
  * <p>Idle contexts wait in a fixed array of {@link #IDLE_PER_CPU} slots per CPU, taken and given back by
- * compare-and-set (no lock: virtual threads never block here), with each thread starting its search at its
- * own slot; contexts beyond that are freed. So the pool keeps at most 16 contexts idle on a 2-core machine,
- * about 20 KiB.
+ * compare-and-set (no lock: virtual threads never block here), with each thread looking at {@link #PROBES}
+ * slots from its own; contexts it finds no room for are freed. So the pool keeps at most 16 contexts idle on
+ * a 2-core machine, about 20 KiB. Each slot has a cache line to itself ({@link #SLOT_STRIDE}): threads whose
+ * slots differ never invalidate each other's line, however many take and give back at once (docs/design.md,
+ * "The pool under many threads").
  *
  * <p>Claims are bounded as the JDK bounds direct buffers ({@code java.nio.Bits.reserveMemory}): past
  * {@link #CLAIM_LIMIT} claimed contexts, the claiming thread asks for a collection and waits (at most about
@@ -45,6 +47,14 @@ final class ContextPool<C extends PooledContext> {
     static final ContextPool<HmacContext> HMAC = new ContextPool<>(HmacContext::allocate);
 
     static final int IDLE_PER_CPU = 8;
+    /**
+     * Array elements from one slot to the next: 32 references span at least 128 bytes, so no two slots, nor the
+     * first slot and the array's header, share a cache line or the pair of lines that x86 CPUs fetch together.
+     * The cost is memory: 16 slots take about 2 KiB, the 512 of a 64-core machine about 64 KiB, per pool.
+     */
+    static final int SLOT_STRIDE = 32;
+    /** Slots a thread looks at, from its own, before it allocates or frees: a miss reads that many lines, not all. */
+    static final int PROBES = IDLE_PER_CPU;
     static final int CLAIM_LIMIT = 8192;
     // Waits of 1, 2, 4, ... 256 ms for reclaimed contexts after asking for a collection, as Bits does.
     private static final int MAX_SLEEPS = 9;
@@ -52,6 +62,7 @@ final class ContextPool<C extends PooledContext> {
     private final Supplier<C> factory;
     private final AtomicReferenceArray<C> idle;
     private final int mask;
+    private final int probes;
     private final ReferenceQueue<Object> dead = new ReferenceQueue<>();
     private final AtomicInteger claimed = new AtomicInteger();
     private final ReentrantLock reclaiming = new ReentrantLock();
@@ -61,8 +72,14 @@ final class ContextPool<C extends PooledContext> {
     ContextPool(Supplier<C> factory) {
         this.factory = factory;
         int slots = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * IDLE_PER_CPU);
-        this.idle = new AtomicReferenceArray<>(slots);
+        // Slot i at element (i + 1) * SLOT_STRIDE: a stride of padding before the first and after the last.
+        this.idle = new AtomicReferenceArray<>((slots + 1) * SLOT_STRIDE);
         this.mask = slots - 1;
+        this.probes = Math.min(PROBES, slots);
+    }
+
+    private static int element(int slot) {
+        return (slot + 1) * SLOT_STRIDE;
     }
 
     /** An engine's claim on a context: enqueued when the engine dies still holding it. */
@@ -79,9 +96,9 @@ final class ContextPool<C extends PooledContext> {
     C borrow() {
         reclaimDead();
         int start = home();
-        for (int i = 0; i <= mask; i++) {
-            int slot = (start + i) & mask;
-            C c = idle.getPlain(slot) == null ? null : idle.getAndSet(slot, null);
+        for (int i = 0; i < probes; i++) {
+            int e = element((start + i) & mask);
+            C c = idle.getPlain(e) == null ? null : idle.getAndSet(e, null);
             if (c != null) {
                 return c;
             }
@@ -118,9 +135,9 @@ final class ContextPool<C extends PooledContext> {
 
     private boolean keepIdle(C c) {
         int start = home();
-        for (int i = 0; i <= mask; i++) {
-            int slot = (start + i) & mask;
-            if (idle.getPlain(slot) == null && idle.compareAndSet(slot, null, c)) {
+        for (int i = 0; i < probes; i++) {
+            int e = element((start + i) & mask);
+            if (idle.getPlain(e) == null && idle.compareAndSet(e, null, c)) {
                 return true;
             }
         }
@@ -221,8 +238,8 @@ final class ContextPool<C extends PooledContext> {
     /** The idle contexts, for tests that check the pool's books. */
     List<C> idleContexts() {
         List<C> all = new ArrayList<>();
-        for (int i = 0; i <= mask; i++) {
-            C c = idle.get(i);
+        for (int slot = 0; slot <= mask; slot++) {
+            C c = idle.get(element(slot));
             if (c != null) {
                 all.add(c);
             }

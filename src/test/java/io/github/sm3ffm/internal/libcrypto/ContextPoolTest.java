@@ -1,0 +1,99 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The idle slots of a pool of its own (not the shared ones, which other tests use): where a thread finds the
+ * context it gave back, how many it keeps, and the books after threads take and give back at once.
+ */
+class ContextPoolTest {
+    @Test
+    void aThreadFindsTheContextItGaveBackFirst() {
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context::allocate);
+        Sm3Context first = pool.borrow();
+        Sm3Context second = pool.borrow();
+        pool.giveBack(first, true);
+        assertSame(first, pool.borrow(), "the context given back is the one found next");
+        pool.giveBack(second, true);
+        freeIdle(pool);
+    }
+
+    @Test
+    void aThreadKeepsAsManyIdleAsItProbesAndFreesTheRest() {
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context::allocate);
+        List<Sm3Context> taken = new ArrayList<>();
+        for (int i = 0; i < ContextPool.PROBES + 3; i++) {
+            taken.add(pool.borrow());
+        }
+        long live = PooledContext.live();
+        taken.forEach(c -> pool.giveBack(c, true));
+        assertEquals(ContextPool.PROBES, pool.idleContexts().size(), "idle after one thread gave back");
+        assertEquals(live - 3, PooledContext.live(), "the contexts beyond the probed slots were freed");
+        // And they are found again, without allocating.
+        for (int i = 0; i < ContextPool.PROBES; i++) {
+            taken.set(i, pool.borrow());
+        }
+        assertEquals(live - 3, PooledContext.live(), "borrowed again from the idle slots");
+        assertTrue(pool.idleContexts().isEmpty());
+        taken.subList(0, ContextPool.PROBES).forEach(c -> pool.giveBack(c, true));
+        freeIdle(pool);
+    }
+
+    @Test
+    void threadsTakingAndGivingBackAtOnceLoseNoContextAndNeverShareOne() throws Exception {
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context::allocate);
+        int threads = 4;
+        int rounds = 20_000;
+        long live = PooledContext.live();
+        CyclicBarrier start = new CyclicBarrier(threads);
+        Set<Sm3Context> inUse = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+        List<Future<Integer>> results = new ArrayList<>();
+        try (ExecutorService executor = Executors.newFixedThreadPool(threads)) {
+            for (int t = 0; t < threads; t++) {
+                results.add(executor.submit(() -> {
+                    start.await();
+                    int shared = 0;
+                    for (int i = 0; i < rounds; i++) {
+                        Sm3Context a = pool.borrow();
+                        Sm3Context b = pool.borrow();
+                        shared += inUse.add(a) ? 0 : 1;
+                        shared += inUse.add(b) ? 0 : 1;
+                        inUse.remove(a);
+                        inUse.remove(b);
+                        pool.giveBack(b, true);
+                        pool.giveBack(a, true);
+                    }
+                    return shared;
+                }));
+            }
+            for (Future<Integer> r : results) {
+                assertEquals(0, r.get(), "a context was lent to two users at once");
+            }
+        }
+        List<Sm3Context> idle = pool.idleContexts();
+        Set<Sm3Context> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+        distinct.addAll(idle);
+        assertEquals(idle.size(), distinct.size(), "a context idle in two slots");
+        assertEquals(live + idle.size(), PooledContext.live(), "every context not idle was freed");
+        freeIdle(pool);
+        assertEquals(live, PooledContext.live());
+    }
+
+    // The pool is dropped after the test: its idle contexts are freed where they lie.
+    private static void freeIdle(ContextPool<Sm3Context> pool) {
+        pool.idleContexts().forEach(PooledContext::free);
+    }
+}
