@@ -161,9 +161,7 @@ public abstract class NativeStream<C extends PooledContext> {
                 stageLocked(input, offset, len);
             }
         } else {
-            // The heap segment is made here, near the caller, and not further in: the JIT drops it only if it
-            // inlines the constructors below this call, which it stops doing past a depth (docs/design.md).
-            inPlaceLocked(MemorySegment.ofArray(input), offset, len);
+            inPlaceLocked(input, offset, len);
         }
     }
 
@@ -179,7 +177,7 @@ public abstract class NativeStream<C extends PooledContext> {
             update(input.array(), input.arrayOffset() + position, len);
         } else if (len >= DIRECT_THRESHOLD) {
             // Direct buffers by address; read-only heap buffers, whose array is out of reach, in place.
-            inPlaceLocked(MemorySegment.ofBuffer(input), 0, len);
+            inPlaceLocked(MemorySegment.ofBuffer(input));
         } else {
             stageLocked(MemorySegment.ofBuffer(input), 0, len);
         }
@@ -449,14 +447,39 @@ public abstract class NativeStream<C extends PooledContext> {
         return p;
     }
 
-    // The len bytes of src (an array's, a buffer's) from offset: native ones by address, heap ones in place in
-    // critical chunks, each sliced here at the same depth for the same reason as in update(byte[]).
-    private void inPlaceLocked(MemorySegment src, long offset, long len) {
+    private void inPlaceLocked(byte[] src, int offset, int len) {
         enter();
         try {
             refuseIfFailed();
             C c = claimed();
             flushLocked();
+            // The heap segment is made here, two calls below the engine, and handed to no call that the JIT may
+            // leave out of line: the JIT then drops it, but only if it inlines the constructors below this call,
+            // which it stops doing past a depth, nor where objects meet in one variable (docs/design.md).
+            MemorySegment whole = MemorySegment.ofArray(src);
+            if (len == src.length && len <= CRITICAL_CHUNK) {
+                c.update(whole, len);
+                return;
+            }
+            for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
+                int n = Math.min(CRITICAL_CHUNK, end - offset);
+                c.update(whole.asSlice(offset, n), n);
+            }
+        } catch (ProviderException e) {
+            dropFailedContext(true);
+            throw e;
+        } finally {
+            exit();
+        }
+    }
+
+    private void inPlaceLocked(MemorySegment src) {
+        enter();
+        try {
+            refuseIfFailed();
+            C c = claimed();
+            flushLocked();
+            long len = src.byteSize();
             if (src.isNative()) {
                 if (len <= CRITICAL_CHUNK) {
                     c.update(src, len);
@@ -465,9 +488,9 @@ public abstract class NativeStream<C extends PooledContext> {
                 }
                 return;
             }
-            for (long end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
-                long n = Math.min(CRITICAL_CHUNK, end - offset);
-                c.update(n == src.byteSize() ? src : src.asSlice(offset, n), n);
+            for (long offset = 0; offset < len; offset += CRITICAL_CHUNK) {
+                long n = Math.min(CRITICAL_CHUNK, len - offset);
+                c.update(src.asSlice(offset, n), n);
             }
         } catch (ProviderException e) {
             dropFailedContext(true);
