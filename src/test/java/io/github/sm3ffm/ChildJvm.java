@@ -70,15 +70,20 @@ public final class ChildJvm {
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launcher());
         command.add(javaExecutable().toString());
-        String library = System.getProperty(LIBCRYPTO_PROPERTY, "");
-        if (!library.isBlank() && arguments.stream().noneMatch(a -> a.startsWith("-D" + LIBCRYPTO_PROPERTY + "="))) {
-            command.add("-D" + LIBCRYPTO_PROPERTY + "=" + library);
+        if (arguments.stream().noneMatch(a -> a.startsWith("-D" + LIBCRYPTO_PROPERTY + "="))) {
+            command.addAll(libCryptoChoice());
         }
         command.addAll(arguments);
         return exec(env, command, 300);
     }
 
     private static final String LIBCRYPTO_PROPERTY = "sm3ffm.libcrypto.path";
+
+    /** The libcrypto this JVM was given, as the option that gives it to another JVM; none: the loader's choice. */
+    public static List<String> libCryptoChoice() {
+        String library = System.getProperty(LIBCRYPTO_PROPERTY, "");
+        return library.isBlank() ? List.of() : List.of("-D" + LIBCRYPTO_PROPERTY + "=" + library);
+    }
 
     /**
      * What starts the test JVM's own executable, from {@code -Dsm3ffm.test.launcher}: under an emulator

@@ -10,6 +10,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -67,8 +68,15 @@ final class Runs {
     }
 
     static Result exec(byte[] stdin, List<String> command) {
+        return exec(Map.of(), stdin, command);
+    }
+
+    /** Runs {@code command} with these variables added to this JVM's environment. */
+    static Result exec(Map<String, String> env, byte[] stdin, List<String> command) {
         try {
-            Process p = new ProcessBuilder(command).start();
+            ProcessBuilder pb = new ProcessBuilder(command);
+            pb.environment().putAll(env);
+            Process p = pb.start();
             // Own threads, not the common pool: with one pool thread the writer would wait for the reader.
             CompletableFuture<byte[]> err = new CompletableFuture<>();
             Thread.ofPlatform().daemon().start(() -> err.complete(readAll(p.getErrorStream())));

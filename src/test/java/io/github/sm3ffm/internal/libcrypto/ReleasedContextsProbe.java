@@ -14,6 +14,7 @@ import java.security.ProviderException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import javax.crypto.Mac;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
@@ -121,19 +122,24 @@ public final class ReleasedContextsProbe {
         byte[] z = bytes(64, 0x66);
         byte[] sharedInfo = bytes(10, 0x77);
         Algorithm.x963Kdf().derive(z, sharedInfo, 64);
-        look("x963", List.of(finishedOf(z, new byte[] {0, 0, 0, 1}, sharedInfo),
+        look("x963", readable(finishedOf(z, new byte[] {0, 0, 0, 1}, sharedInfo),
                 finishedOf(z, new byte[] {0, 0, 0, 2}, sharedInfo)), List.of(z));
     }
 
-    /** What the inner and outer hash of HMAC(key, message) leave in a context once finished. */
+    /** What the inner and outer hash of HMAC(key, message) leave in a context once finished, where readable. */
     private static List<byte[]> macFinished(byte[] key, byte[] message) {
         byte[] inner = concat(pad(key, 0x36), message);
-        return List.of(finishedOf(inner), finishedOf(pad(key, 0x5c), sm3(inner)));
+        return readable(finishedOf(inner), finishedOf(pad(key, 0x5c), sm3(inner)));
+    }
+
+    /** The states the reading can give: none for a finished state where EVP refuses to finish it again. */
+    private static List<byte[]> readable(byte[]... states) {
+        return Arrays.stream(states).filter(Objects::nonNull).toList();
     }
 
     /**
      * What reading a context gives ({@link #finished}) when it holds SM3 of {@code parts} finished: computed on a
-     * context of the backend's own, freed (and so cleared) at once.
+     * context of the backend's own, freed (and so cleared) at once. Null through EVP from OpenSSL 3.2 on.
      */
     private static byte[] finishedOf(byte[]... parts) {
         Sm3Calls sm3 = Sm3Calls.SELECTED;
@@ -198,7 +204,10 @@ public final class ReleasedContextsProbe {
         return found;
     }
 
-    /** The digest a copy of {@code state} gives, finished as it is; null for a state never started. */
+    /**
+     * The digest a copy of {@code state} gives, finished as it is; null for a state never started, and for a
+     * finished one through EVP from OpenSSL 3.2 on.
+     */
     private static byte[] finished(MemorySegment state) {
         Sm3Calls sm3 = Sm3Calls.SELECTED;
         MemorySegment copy;
