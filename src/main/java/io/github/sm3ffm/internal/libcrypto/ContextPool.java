@@ -53,7 +53,10 @@ final class ContextPool<C extends PooledContext> {
      * The cost is memory: 16 slots take about 2 KiB, the 512 of a 64-core machine about 64 KiB, per pool.
      */
     static final int SLOT_STRIDE = 32;
-    /** Slots a thread looks at, from its own, before it allocates or frees: a miss reads that many lines, not all. */
+    /**
+     * Slots a thread looks at, from its own, before it allocates or frees: a miss reads that many lines, not all.
+     * Never more than the slots: there are at least {@link #IDLE_PER_CPU}.
+     */
     static final int PROBES = IDLE_PER_CPU;
     static final int CLAIM_LIMIT = 8192;
     // Waits of 1, 2, 4, ... 256 ms for reclaimed contexts after asking for a collection, as Bits does.
@@ -62,7 +65,6 @@ final class ContextPool<C extends PooledContext> {
     private final Supplier<C> factory;
     private final AtomicReferenceArray<C> idle;
     private final int mask;
-    private final int probes;
     private final ReferenceQueue<Object> dead = new ReferenceQueue<>();
     private final AtomicInteger claimed = new AtomicInteger();
     private final ReentrantLock reclaiming = new ReentrantLock();
@@ -75,7 +77,6 @@ final class ContextPool<C extends PooledContext> {
         // Slot i at element (i + 1) * SLOT_STRIDE: a stride of padding before the first and after the last.
         this.idle = new AtomicReferenceArray<>((slots + 1) * SLOT_STRIDE);
         this.mask = slots - 1;
-        this.probes = Math.min(PROBES, slots);
     }
 
     private static int element(int slot) {
@@ -96,7 +97,7 @@ final class ContextPool<C extends PooledContext> {
     C borrow() {
         reclaimDead();
         int start = home();
-        for (int i = 0; i < probes; i++) {
+        for (int i = 0; i < PROBES; i++) {
             int e = element((start + i) & mask);
             C c = idle.getPlain(e) == null ? null : idle.getAndSet(e, null);
             if (c != null) {
@@ -135,7 +136,7 @@ final class ContextPool<C extends PooledContext> {
 
     private boolean keepIdle(C c) {
         int start = home();
-        for (int i = 0; i < probes; i++) {
+        for (int i = 0; i < PROBES; i++) {
             int e = element((start + i) & mask);
             if (idle.getPlain(e) == null && idle.compareAndSet(e, null, c)) {
                 return true;
