@@ -1,7 +1,8 @@
 /**
  * SM3 (GB/T 32905-2016) for the JCA, computed by the system's OpenSSL 3 libcrypto through the FFM API.
  * The public types are the provider, {@link io.github.sm3ffm.SM3Provider}, which shows how to register
- * it, and the parameters of its SM2 key-derivation function, {@link io.github.sm3ffm.X963KDFParameterSpec}.
+ * it, the parameters of its SM2 key-derivation function, {@link io.github.sm3ffm.X963KDFParameterSpec}, and
+ * {@link io.github.sm3ffm.RowHasher}, SM3 and HMAC-SM3 of one record after another over the provider.
  * The module calls native code: launch with {@code --enable-native-access=io.github.sm3ffm}.
  *
  * <p>The other packages are the layers behind it, and none is exported; their public types and methods
