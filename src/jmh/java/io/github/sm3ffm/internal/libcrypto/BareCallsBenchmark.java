@@ -36,7 +36,7 @@ public class BareCallsBenchmark extends TimedBenchmark {
             if (!DirectSm3.ENABLED) {
                 throw new IllegalStateException("sm3-ffm does not call this libcrypto's SM3 provider directly");
             }
-            ctx = Sm3Calls.SELECTED.newContext();
+            ctx = Backend.SELECTED.newContext();
             message = arena.allocate(size).copyFrom(MemorySegment.ofArray(Providers.message(size)));
             int rc = (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
             if (rc != 1 || (int) DirectSm3.UPDATE.invokeExact(ctx, message, (long) size) != 1) {
@@ -70,7 +70,7 @@ public class BareCallsBenchmark extends TimedBenchmark {
         @Setup
         public void setUp() throws Throwable {
             start(PerMessageBenchmark.TRANSCRIPT);
-            into = Sm3Calls.SELECTED.newContext();
+            into = Backend.SELECTED.newContext();
         }
     }
 
@@ -89,7 +89,7 @@ public class BareCallsBenchmark extends TimedBenchmark {
      */
     @Benchmark
     public MemorySegment copyIntoThenFinal(Transcript t) throws Throwable {
-        t.into = Sm3Calls.SELECTED.copy(t.ctx, t.into);
+        t.into = Backend.SELECTED.copy(t.ctx, t.into);
         int rc = (int) DirectSm3.FINAL.invokeExact(t.into, t.out, t.outl, 32L);
         return rc == 1 ? t.out : MemorySegment.NULL;
     }

@@ -68,14 +68,22 @@ public enum Algorithm {
         this.displayName = displayName;
     }
 
-    /** Why this algorithm cannot be handed out; empty when it can. Decided on the first call, then kept. */
+    /**
+     * Why this algorithm cannot be handed out; empty when it can. Decided on the first call, then kept, except when
+     * the self-test could not run (a native call failed, such as an allocation): that is decided again at the next
+     * call. Only a wrong answer, or a libcrypto without SM3, disables the algorithm for the JVM's life.
+     */
     public Optional<LibCryptoUnavailableException> unavailability() {
         Optional<LibCryptoUnavailableException> o = outcome;
         if (o == null) {
             synchronized (this) {
                 o = outcome;
                 if (o == null) {
-                    outcome = o = Optional.ofNullable(decide());
+                    Decision d = decide();
+                    o = Optional.ofNullable(d.problem);
+                    if (d.kept) {
+                        outcome = o;
+                    }
                 }
             }
         }
@@ -120,21 +128,38 @@ public enum Algorithm {
         return NativeX963Kdf.INSTANCE;
     }
 
-    private LibCryptoUnavailableException decide() {
+    /** A decision, and whether it holds for the JVM's life. */
+    private record Decision(LibCryptoUnavailableException problem, boolean kept) {
+    }
+
+    private Decision decide() {
         Optional<LibCryptoUnavailableException> loading = LibCrypto.loadingError();
         if (loading.isPresent()) {
             // Before any class that links a binding is touched: without a library, none can link.
-            return loading.get();
+            return new Decision(loading.get(), true);
         }
         try {
             String problem = selfTest();
-            return problem == null ? null
-                    : new LibCryptoUnavailableException(displayName + " known-answer self-test failed: " + problem, null);
+            return new Decision(problem == null ? null
+                    : new LibCryptoUnavailableException(displayName + " known-answer self-test failed: " + problem,
+                    null), true);
         } catch (LibCryptoUnavailableException e) {
-            return e;
+            // An algorithm this one is built on is unavailable: final when that one's decision was.
+            return new Decision(e, outcomeOfBase() != null);
         } catch (RuntimeException e) {
-            return new LibCryptoUnavailableException(displayName + " known-answer self-test failed: " + e, e);
+            // A call failed, so the test gave no answer: it runs again at the next use.
+            return new Decision(new LibCryptoUnavailableException(
+                    displayName + " known-answer self-test could not run: " + e, e), false);
         }
+    }
+
+    /** The kept outcome of the algorithm this one is built on, or null when none is kept (or none is needed). */
+    private Optional<LibCryptoUnavailableException> outcomeOfBase() {
+        return switch (this) {
+            case SM3 -> Optional.empty();
+            case HMAC_SM3, X963KDF_SM3 -> SM3.outcome;
+            case PBKDF2_HMAC_SM3, HKDF_SM3 -> HMAC_SM3.outcome;
+        };
     }
 
     /** Null when libcrypto gives the known answers, else what it gave. */

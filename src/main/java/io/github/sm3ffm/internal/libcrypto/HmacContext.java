@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * HMAC-SM3 (RFC 2104), written once over the SM3 operations of the selected backend ({@link Sm3Calls}): the
+ * HMAC-SM3 (RFC 2104), written once over the SM3 operations of the selected backend ({@link Backend}): the
  * provider's functions or {@code EVP_MD_CTX}s alike. Three SM3 contexts: the message's, and the inner and
  * outer states of a key, absorbed once for a context that serves many messages ({@link #key}) and copied per
  * message, as OpenSSL's own HMAC copies them. A context that serves one message (a new {@code Mac}, an HKDF
@@ -17,8 +17,8 @@ import java.util.Arrays;
  * <p>The pads (K0 XOR ipad, K0 XOR opad: 128 bytes, {@link #padsOf}) stay with the caller on the Java heap,
  * as the JDK's own HMAC keeps them, and the key itself is not kept. Everything an HMAC leaves in this context
  * derives from a key (the keyed states, a message's state, a finished MAC, which inside a KDF is a derived
- * key, and the staging bytes), so every use marks it {@link #secret} and the pool clears all of it
- * ({@link #scrub}) before it lends the context again.
+ * key, and the staging bytes); the pool clears all of it ({@link #scrub}) before it lends the context again, as
+ * it does every context.
  */
 final class HmacContext extends PooledContext {
     MemorySegment inner;
@@ -37,14 +37,14 @@ final class HmacContext extends PooledContext {
         MemorySegment staging = allocateStaging();
         HmacContext c;
         try {
-            c = new HmacContext(SM3.newContext(), staging);
+            c = new HmacContext(BACKEND.newContext(), staging);
         } catch (RuntimeException e) {
             freeStaging(staging);
             throw e;
         }
         try {
-            c.inner = SM3.newContext();
-            c.outer = SM3.newContext();
+            c.inner = BACKEND.newContext();
+            c.outer = BACKEND.newContext();
         } catch (RuntimeException e) {
             c.free();
             throw e;
@@ -59,11 +59,10 @@ final class HmacContext extends PooledContext {
     byte[] padsOf(byte[] key) {
         if (key.length > BLOCK_SIZE) {
             byte[] pads = new byte[2 * BLOCK_SIZE];
-            secret = true;
-            SM3.init(ctx);
+            startMessage();
             // In place, not through the staging buffer, which would keep key bytes past the digest.
             updateInPlace(key, 0, key.length);
-            SM3.finalInto(ctx, staging, writtenLength);
+            BACKEND.finalInto(ctx, staging, writtenLength);
             output(pads, 0, DIGEST_LENGTH);
             staging.asSlice(0, DIGEST_LENGTH).fill((byte) 0);
             return xorPads(pads);
@@ -108,14 +107,13 @@ final class HmacContext extends PooledContext {
 
     /** Absorbs {@code pads} into the inner and outer states, from which every later message starts. */
     void key(byte[] pads) {
-        secret = true;
         keyed = true;
-        SM3.init(inner);
-        SM3.init(outer);
+        BACKEND.init(inner);
+        BACKEND.init(outer);
         try {
             MemorySegment.copy(pads, 0, staging, JAVA_BYTE, 0, 2 * BLOCK_SIZE);
-            SM3.update(inner, staging, BLOCK_SIZE);
-            SM3.update(outer, staging.asSlice(BLOCK_SIZE, BLOCK_SIZE), BLOCK_SIZE);
+            BACKEND.update(inner, staging, BLOCK_SIZE);
+            BACKEND.update(outer, staging.asSlice(BLOCK_SIZE, BLOCK_SIZE), BLOCK_SIZE);
         } finally {
             staging.asSlice(0, 2 * BLOCK_SIZE).fill((byte) 0);
         }
@@ -128,9 +126,9 @@ final class HmacContext extends PooledContext {
 
     /** Starts a message: from a copy of the keyed inner state, or else from the inner pad of {@code pads}. */
     void start(byte[] pads) {
-        secret = true;
         if (keyed) {
-            ctx = SM3.copy(inner, ctx);
+            primed = false;
+            ctx = BACKEND.copy(inner, ctx);
         } else {
             startFromPad(pads, 0);
         }
@@ -146,14 +144,13 @@ final class HmacContext extends PooledContext {
             updateArray(message, offset, length);
             return;
         }
-        secret = true;
         MemorySegment.copy(message, offset, staging, JAVA_BYTE, BLOCK_SIZE, length);
         startFromPad(pads, length);
     }
 
     /** Init, then the inner pad and the {@code staged} bytes behind it in the staging buffer, in one update. */
     private void startFromPad(byte[] pads, int staged) {
-        SM3.init(ctx);
+        startMessage();
         MemorySegment.copy(pads, 0, staging, JAVA_BYTE, 0, BLOCK_SIZE);
         update(staging, BLOCK_SIZE + staged);
     }
@@ -161,42 +158,49 @@ final class HmacContext extends PooledContext {
     /** Finishes the message into the first 32 bytes of the staging buffer: the outer hash of the inner digest. */
     void finish(byte[] pads) {
         if (keyed) {
-            SM3.finalInto(ctx, staging, writtenLength);
+            BACKEND.finalInto(ctx, staging, writtenLength);
             // On a copy of the keyed outer state that lives for this hash only (the inner one is done).
-            MemorySegment o = SM3.copyForOneMessage(outer, ctx);
+            MemorySegment o = BACKEND.copyForOneMessage(outer, ctx);
             try {
-                SM3.update(o, staging, DIGEST_LENGTH);
-                SM3.finalInto(o, staging, writtenLength);
+                BACKEND.update(o, staging, DIGEST_LENGTH);
+                BACKEND.finalInto(o, staging, writtenLength);
             } finally {
-                SM3.dropCopy(o, ctx);
+                BACKEND.dropCopy(o, ctx);
             }
             return;
         }
         // The outer pad in front of the inner digest: one update of both.
-        SM3.finalInto(ctx, innerDigest, writtenLength);
-        SM3.init(ctx);
+        BACKEND.finalInto(ctx, innerDigest, writtenLength);
+        BACKEND.init(ctx);
         MemorySegment.copy(pads, BLOCK_SIZE, staging, JAVA_BYTE, 0, BLOCK_SIZE);
-        SM3.update(ctx, staging, BLOCK_SIZE + DIGEST_LENGTH);
-        SM3.finalInto(ctx, staging, writtenLength);
+        BACKEND.update(ctx, staging, BLOCK_SIZE + DIGEST_LENGTH);
+        BACKEND.finalInto(ctx, staging, writtenLength);
+    }
+
+    /** A keyed state may not wait on the heap. */
+    @Override
+    byte[] saveState() {
+        return null;
     }
 
     @Override
-    void copyStatesTo(PooledContext into) {
+    void copyTo(PooledContext into) {
         HmacContext n = (HmacContext) into;
-        n.ctx = SM3.copy(ctx, n.ctx);
+        n.primed = false;
+        n.ctx = BACKEND.copy(ctx, n.ctx);
         if (keyed) {
-            n.inner = SM3.copy(inner, n.inner);
-            n.outer = SM3.copy(outer, n.outer);
+            n.inner = BACKEND.copy(inner, n.inner);
+            n.outer = BACKEND.copy(outer, n.outer);
         }
         n.keyed = keyed;
     }
 
     @Override
     void clearStates() {
-        SM3.clear(ctx);
+        BACKEND.clear(ctx);
         if (keyed) {
-            SM3.clear(inner);
-            SM3.clear(outer);
+            BACKEND.clear(inner);
+            BACKEND.clear(outer);
             keyed = false;
         }
     }
@@ -205,7 +209,7 @@ final class HmacContext extends PooledContext {
     void freeContexts() {
         for (MemorySegment c : Arrays.asList(ctx, inner, outer)) {
             if (c != null) {
-                SM3.free(c);
+                BACKEND.free(c);
             }
         }
     }

@@ -39,6 +39,8 @@ public final class NativeHmac extends NativeStream<HmacContext> {
             }
             keyLoaded = false;
             endMessage();
+            // The old key's states leave with the context, which the pool clears before anyone else has it.
+            giveBackClaimed();
             // A key that fails to become pads leaves none: the stream then refuses until a key is set.
             pads = HmacContext.pads(key);
         } finally {

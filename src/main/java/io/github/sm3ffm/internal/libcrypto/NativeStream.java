@@ -11,6 +11,7 @@ import java.lang.ref.Reference;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.security.ProviderException;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -31,7 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  * <li>after its first message a stream gives its claimed context back; from its second message on it is
  * a reused engine, and keeps one across messages;</li>
  * <li>a copy (a clone) of a message that has reached a context keeps that state on the heap where the
- * backend's state is plain bytes (OpenSSL 3.0 to 3.4, see {@code Sm3Calls.Provider.StateBytes}) and claims a context
+ * backend's state is plain bytes (OpenSSL 3.0 to 3.4, see {@code ProviderBackend.StateBytes}) and claims a context
  * only when it needs one; elsewhere it claims a context holding a copy at once;</li>
  * <li>a context is started (Init) only when a message needs it, so a finished or reset engine runs no
  * Init that nothing uses.</li>
@@ -316,11 +317,10 @@ public abstract class NativeStream<C extends PooledContext> {
     // Called under the guard: pending bytes are dropped and no context holds a message any more.
     // A stream that has not yet finished a message gives its context back: it may never be used again.
     final void endMessage() {
+        dropHeapMessage();
         if (pending == FAILED) {
             pending = null;
         }
-        pendingLen = 0;
-        parked = null;
         started = false;
         C c = claimedContext;
         if (c != null && !reused) {
@@ -329,14 +329,23 @@ public abstract class NativeStream<C extends PooledContext> {
         }
     }
 
+    // Called under the guard: whatever the claimed context holds goes back to the pool, which clears it.
+    final void giveBackClaimed() {
+        C c = claimedContext;
+        if (c != null) {
+            claimedContext = null;
+            started = false;
+            pool().giveBack(c, true);
+        }
+    }
+
     // Called under the guard after a native call failed: the claimed context's state is unknown. When input was
     // lost, the stream refuses input and digests until the message is ended, instead of giving a wrong value.
     private void dropFailedContext(boolean inputLost) {
+        dropHeapMessage();
         if (inputLost) {
             pending = FAILED;
         }
-        pendingLen = 0;
-        parked = null;
         started = false;
         C c = claimedContext;
         if (c != null) {
@@ -367,6 +376,7 @@ public abstract class NativeStream<C extends PooledContext> {
         if (state != null) {
             parked = null;
             c.restoreState(state);
+            Arrays.fill(state, (byte) 0);
         } else {
             start(c, fresh);
         }
@@ -378,12 +388,26 @@ public abstract class NativeStream<C extends PooledContext> {
     }
 
     // Through the context's staging buffer, as the class comment says why.
+    // The heap copy is zeroed as soon as it is staged, so no message waits on the heap once OpenSSL has it.
     private void feedPending(C c) {
         int n = pendingLen;
         if (n > 0) {
             pendingLen = 0;
             MemorySegment.copy(pending, 0, c.staging, JAVA_BYTE, 0, n);
+            Arrays.fill(pending, 0, n, (byte) 0);
             c.update(c.staging, n);
+        }
+    }
+
+    // Under the guard: the message's bytes still on the heap (pending, or a parked state) are zeroed and dropped.
+    private void dropHeapMessage() {
+        if (pending != null && pending != FAILED) {
+            Arrays.fill(pending, 0, pendingLen, (byte) 0);
+        }
+        pendingLen = 0;
+        if (parked != null) {
+            Arrays.fill(parked, (byte) 0);
+            parked = null;
         }
     }
 
@@ -440,6 +464,7 @@ public abstract class NativeStream<C extends PooledContext> {
             byte[] larger = new byte[capacity];
             if (p != null) {
                 System.arraycopy(p, 0, larger, 0, Math.min(s, p.length));
+                Arrays.fill(p, (byte) 0);
             }
             pending = larger;
             return larger;

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * copy that KDF's context, so every derivation would set it up anew and look SM3 up by name, which costs
  * several times as much as hashing a short shared secret.
  *
- * <p>A derivation borrows one pooled context for its whole length, as {@link NativeHkdf} does; its messages
- * carry the secret, so {@link ContextPool#giveBack} resets the context and zeroes its staging buffer. The heap
+ * <p>A derivation borrows one pooled context for its whole length, as {@link NativeHkdf} does; {@link ContextPool#giveBack} resets the context and zeroes its staging buffer,
+ * as it does for every context. The heap
  * copies of Z and of each block are zeroed here. Handed out by {@code Algorithm.x963Kdf()} once the KDF has
  * passed its self-test.
  */
@@ -37,7 +37,7 @@ public final class NativeX963Kdf {
                 message[counterAt + 1] = (byte) (counter >>> 16);
                 message[counterAt + 2] = (byte) (counter >>> 8);
                 message[counterAt + 3] = (byte) counter;
-                c.startSecret();
+                c.start();
                 c.updateArray(message, 0, message.length);
                 c.finish();
                 c.output(into, 0, DIGEST_LENGTH);

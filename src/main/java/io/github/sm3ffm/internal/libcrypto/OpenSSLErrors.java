@@ -40,6 +40,14 @@ final class OpenSSLErrors {
         return new ProviderException(call + " failed: " + drain());
     }
 
+    /** {@code allocated}, unless an allocation returned NULL. */
+    static MemorySegment allocated(MemorySegment allocated, String call) {
+        if (allocated.equals(MemorySegment.NULL)) {
+            throw failure(call);
+        }
+        return allocated;
+    }
+
     /** OpenSSL's EVP functions return 1 on success. */
     static void check(int rc, String call) {
         if (rc != 1) {

@@ -1,8 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_clear_free;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_malloc;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -12,7 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A native SM3 message context of the backend that {@link Sm3Calls#SELECTED} names, with its off-heap staging
+ * A native SM3 message context of the backend that {@link Backend#SELECTED} names, with its off-heap staging
  * buffer, and the operations on it: start, update, final, copy. A {@code ContextPool} lends it to one user
  * at a time (a stream for one call or across calls, a KDF for one derivation) and takes it back.
  *
@@ -26,7 +24,7 @@ public abstract class PooledContext {
     /** The longest array fed in one critical call: a critical call holds off GC for its duration. */
     static final int CRITICAL_CHUNK = 64 * 1024;
 
-    static final Sm3Calls SM3 = Sm3Calls.SELECTED;
+    static final Backend BACKEND = Backend.SELECTED;
 
     private static final Set<PooledContext> ALL = ConcurrentHashMap.newKeySet();
 
@@ -38,12 +36,10 @@ public abstract class PooledContext {
     /** The pool's claim for the owner that keeps this context across calls; null while idle or borrowed. */
     Reference<Object> claim;
     /**
-     * Whether anything derived from a key or secret has been in this context since it was last scrubbed: a key's
-     * pads, an HMAC's states or value, a KDF's message or output. Then every state it holds, finished ones
-     * included (after a final an SM3 state still holds the digest), and its staging buffer are cleared before
-     * the pool lends it again.
+     * Whether {@code ctx} is started on an empty message and holds nothing else, as a {@link #scrub} leaves it: the
+     * next message needs no init of its own.
      */
-    boolean secret;
+    boolean primed;
 
     /** Takes ownership of {@code ctx} and of {@code staging} (from {@link #allocateStaging}). */
     PooledContext(MemorySegment ctx, MemorySegment staging) {
@@ -55,12 +51,12 @@ public abstract class PooledContext {
 
     /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
     final void update(MemorySegment data, long len) {
-        SM3.update(ctx, data, len);
+        BACKEND.update(ctx, data, len);
     }
 
     /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
     final void updateNative(MemorySegment data, long len) {
-        SM3.updateNative(ctx, data, len);
+        BACKEND.updateNative(ctx, data, len);
     }
 
     /** Feeds array bytes: through the staging buffer when they fit, else in place in critical chunks. */
@@ -87,43 +83,45 @@ public abstract class PooledContext {
         MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, length);
     }
 
+    /** Puts a copy of this context's states in {@code into}, a context of the same kind from the pool. */
+    abstract void copyTo(PooledContext into);
+
     /**
-     * Puts a copy of this context's state in {@code into}, a context of the same kind from the pool; a copy of a
-     * secret is a secret.
+     * This context's message state as heap bytes, where the backend's states are bytes and the state may wait on
+     * the heap; else null.
      */
-    final void copyTo(PooledContext into) {
-        copyStatesTo(into);
-        into.secret = secret;
-    }
-
-    /** Copies this context's SM3 states, and what says which of them hold a message or key, into {@code into}. */
-    abstract void copyStatesTo(PooledContext into);
-
-    /** This context's message state as heap bytes, where the backend's states are bytes and it holds no secret; else null. */
-    final byte[] saveState() {
-        return secret ? null : SM3.save(ctx);
+    byte[] saveState() {
+        return BACKEND.save(ctx);
     }
 
     /** Puts a state from {@link #saveState} into this context's message, in place of whatever it held. */
     final void restoreState(byte[] state) {
-        SM3.restore(state, ctx);
+        primed = false;
+        BACKEND.restore(state, ctx);
     }
 
-    /**
-     * Clears what a key or secret left, so that the context can serve someone else: every SM3 state it holds is
-     * cleared ({@link Sm3Calls#clear}) and the staging buffer zeroed. A digest's message is the caller's data and
-     * costs nothing here. Called by the pool only; throws if a native call fails, and the pool then frees it.
-     * Every user of a pooled context starts a message on it before anything else.
-     */
-    final void scrub() {
-        if (secret) {
-            clearStates();
-            staging.fill((byte) 0);
-            secret = false;
+    /** Starts a new message on the message context, unless a scrub left it started already. */
+    final void startMessage() {
+        if (primed) {
+            primed = false;
+        } else {
+            BACKEND.init(ctx);
         }
     }
 
-    /** Clears every SM3 state of this context with {@link Sm3Calls#clear}. */
+    /**
+     * Clears everything its user left, so that the context can serve someone else: every SM3 state it holds
+     * ({@link Backend#clear}: a message's, a key's, a finished digest's) and every byte of the staging buffer.
+     * Called by the pool on every context it takes back; throws if a native call fails, and the pool then frees
+     * the context. Every user of a pooled context starts a message on it before anything else.
+     */
+    final void scrub() {
+        clearStates();
+        staging.fill((byte) 0);
+        primed = true;
+    }
+
+    /** Clears every SM3 state of this context with {@link Backend#clear}. */
     abstract void clearStates();
 
     /** Frees the OpenSSL contexts; the staging buffer is freed by {@link #free()}. */
@@ -131,14 +129,12 @@ public abstract class PooledContext {
 
     /** A staging buffer for a new context; free it with {@link #freeStaging} if the context is not built. */
     static MemorySegment allocateStaging() {
-        MemorySegment buffer = NativeFaults.ON && NativeFaults.fail(MemorySegment.NULL) ? MemorySegment.NULL
-                : CRYPTO_malloc(STAGING_SIZE, MemorySegment.NULL, 0);
-        return Sm3Calls.made(buffer, "CRYPTO_malloc").reinterpret(STAGING_SIZE);
+        return BACKEND.allocate(STAGING_SIZE);
     }
 
     /** Clears (it held message, key or output bytes) and frees a staging buffer. */
     static void freeStaging(MemorySegment buffer) {
-        CRYPTO_clear_free(buffer, buffer.byteSize(), MemorySegment.NULL, 0);
+        BACKEND.release(buffer);
     }
 
     /** Native contexts (digests and MACs, idle, borrowed or claimed) allocated and not yet freed, in this JVM. */

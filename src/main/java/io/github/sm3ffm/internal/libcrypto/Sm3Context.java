@@ -11,7 +11,7 @@ final class Sm3Context extends PooledContext {
     static Sm3Context allocate() {
         MemorySegment staging = allocateStaging();
         try {
-            return new Sm3Context(SM3.newContext(), staging);
+            return new Sm3Context(BACKEND.newContext(), staging);
         } catch (RuntimeException e) {
             freeStaging(staging);
             throw e;
@@ -20,32 +20,27 @@ final class Sm3Context extends PooledContext {
 
     /** Starts a new message. */
     void start() {
-        SM3.init(ctx);
-    }
-
-    /** Starts a new message that carries a secret: the pool clears the context when it comes back. */
-    void startSecret() {
-        secret = true;
-        SM3.init(ctx);
+        startMessage();
     }
 
     /** Finishes the message into the first 32 bytes of the staging buffer. */
     void finish() {
-        SM3.finalInto(ctx, staging, writtenLength);
+        BACKEND.finalInto(ctx, staging, writtenLength);
     }
 
     @Override
-    void copyStatesTo(PooledContext into) {
-        into.ctx = SM3.copy(ctx, into.ctx);
+    void copyTo(PooledContext into) {
+        into.primed = false;
+        into.ctx = BACKEND.copy(ctx, into.ctx);
     }
 
     @Override
     void clearStates() {
-        SM3.clear(ctx);
+        BACKEND.clear(ctx);
     }
 
     @Override
     void freeContexts() {
-        SM3.free(ctx);
+        BACKEND.free(ctx);
     }
 }

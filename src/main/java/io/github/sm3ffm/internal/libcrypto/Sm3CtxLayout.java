@@ -24,7 +24,8 @@ import java.nio.ByteBuffer;
  * {@value DirectSm3#SM3_CTX_BYTES} bytes of a context that the provider's newctx allocated.
  */
 final class Sm3CtxLayout {
-    private static final int[] IV = {0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600, 0xa96f30bc, 0x163138aa,
+    /** SM3's IV (GB/T 32905-2016), the chaining value init puts at offset 0. */
+    static final int[] IV = {0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600, 0xa96f30bc, 0x163138aa,
             0xe38dee4d, 0xb0fb0e4e};
     private static final long NL = 32;
     private static final long NH = 36;

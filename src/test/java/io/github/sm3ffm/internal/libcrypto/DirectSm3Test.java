@@ -36,11 +36,11 @@ class DirectSm3Test {
     @Test
     void pathFollowsTheSwitch() {
         boolean off = "false".equals(System.getProperty(DirectSm3.PROPERTY));
-        String description = Sm3Calls.SELECTED.description();
+        String description = Backend.SELECTED.description();
         assertEquals(!off, DirectSm3.ENABLED, description);
         if (off) {
             assertEquals("EVP (sm3ffm.sm3.direct=false)", description);
-            assertInstanceOf(Sm3Calls.Evp.class, Sm3Calls.SELECTED);
+            assertInstanceOf(EvpBackend.class, Backend.SELECTED);
         } else {
             assertTrue(description.contains("\"default\" provider"), description);
         }
@@ -63,13 +63,13 @@ class DirectSm3Test {
         assertEquals(offered, DirectSm3.COPYCTX != null, LibCrypto.version() + ": copyctx linked");
         DirectSm3.Copies expected = offered ? DirectSm3.Copies.COPYCTX
                 : DirectSm3.hasSm3Ctx(version) ? DirectSm3.Copies.STATE_BYTES : DirectSm3.Copies.DUPCTX;
-        assertEquals(expected, DirectSm3.COPIES, Sm3Calls.SELECTED.description());
+        assertEquals(expected, DirectSm3.COPIES, Backend.SELECTED.description());
         Class<?> calls = switch (DirectSm3.COPIES) {
-            case COPYCTX -> Sm3Calls.Provider.Copyctx.class;
-            case STATE_BYTES -> Sm3Calls.Provider.StateBytes.class;
-            case DUPCTX -> Sm3Calls.Provider.Dupctx.class;
+            case COPYCTX -> ProviderBackend.Copyctx.class;
+            case STATE_BYTES -> ProviderBackend.StateBytes.class;
+            case DUPCTX -> ProviderBackend.Dupctx.class;
         };
-        assertInstanceOf(calls, Sm3Calls.SELECTED);
+        assertInstanceOf(calls, Backend.SELECTED);
         if (DirectSm3.hasSm3Ctx(version)) {
             assertTrue(Sm3CtxLayout.proved(), "the provider's contexts read as OpenSSL's SM3_CTX");
         }
@@ -103,7 +103,7 @@ class DirectSm3Test {
     /** Child-JVM entry point: prints how SM3 is computed, then that a digest is right. */
     public static final class PathProbe {
         public static void main(String[] args) throws Exception {
-            System.out.println(Sm3Calls.SELECTED.description());
+            System.out.println(Backend.SELECTED.description());
             NativeSm3 sm3 = Algorithm.sm3Stream();
             byte[] clone = new byte[1000];
             sm3.update(clone, 0, clone.length);
@@ -126,17 +126,17 @@ class DirectSm3Test {
         byte[] sourceExpected = reference(prefix, other);
         try (Arena arena = Arena.ofConfined()) {
             Message m = new Message(arena, prefix, suffix, other);
-            List<Sm3Calls> ways = new ArrayList<>(List.of(new Sm3Calls.Evp()));
+            List<Backend> ways = new ArrayList<>(List.of(new EvpBackend()));
             if (DirectSm3.ENABLED) {
-                ways.add(new Sm3Calls.Provider.Dupctx());
+                ways.add(new ProviderBackend.Dupctx());
                 if (DirectSm3.COPIES == DirectSm3.Copies.COPYCTX) {
-                    ways.add(new Sm3Calls.Provider.Copyctx());
+                    ways.add(new ProviderBackend.Copyctx());
                 } else if (DirectSm3.COPIES == DirectSm3.Copies.STATE_BYTES) {
-                    ways.add(new Sm3Calls.Provider.StateBytes());
+                    ways.add(new ProviderBackend.StateBytes());
                 }
             }
-            for (Sm3Calls calls : ways) {
-                assertCopy(m, calls, expected, sourceExpected, calls::copy, !(calls instanceof Sm3Calls.Provider.Dupctx));
+            for (Backend calls : ways) {
+                assertCopy(m, calls, expected, sourceExpected, calls::copy, !(calls instanceof ProviderBackend.Dupctx));
                 assertOneMessageCopy(m, calls, suffix, expected, sourceExpected);
             }
         }
@@ -156,7 +156,7 @@ class DirectSm3Test {
         }
 
         /** A context that has absorbed the prefix. */
-        MemorySegment source(Sm3Calls calls) {
+        MemorySegment source(Backend calls) {
             MemorySegment ctx = calls.newContext();
             calls.init(ctx);
             calls.update(ctx, prefix, prefix.byteSize());
@@ -164,7 +164,7 @@ class DirectSm3Test {
         }
 
         /** A context in the middle of another message, which a copy into it must overwrite entirely. */
-        MemorySegment busy(Sm3Calls calls) {
+        MemorySegment busy(Backend calls) {
             MemorySegment ctx = calls.newContext();
             calls.init(ctx);
             calls.update(ctx, other, other.byteSize());
@@ -172,14 +172,14 @@ class DirectSm3Test {
             return ctx;
         }
 
-        byte[] finish(Sm3Calls calls, MemorySegment ctx, MemorySegment last) {
+        byte[] finish(Backend calls, MemorySegment ctx, MemorySegment last) {
             calls.update(ctx, last, last.byteSize());
             calls.finalInto(ctx, out, outl);
             return out.toArray(JAVA_BYTE);
         }
     }
 
-    private static void assertCopy(Message m, Sm3Calls calls, byte[] expected, byte[] sourceExpected,
+    private static void assertCopy(Message m, Backend calls, byte[] expected, byte[] sourceExpected,
                                    Copy way, boolean inPlace) {
         MemorySegment src = m.source(calls);
         MemorySegment into = m.busy(calls);
@@ -199,7 +199,7 @@ class DirectSm3Test {
     }
 
     // The copy lives until the final; the spare it may use is still the caller's afterwards.
-    private static void assertOneMessageCopy(Message m, Sm3Calls calls, byte[] suffix, byte[] expected,
+    private static void assertOneMessageCopy(Message m, Backend calls, byte[] suffix, byte[] expected,
                                              byte[] sourceExpected) {
         MemorySegment src = m.source(calls);
         MemorySegment spare = m.busy(calls);

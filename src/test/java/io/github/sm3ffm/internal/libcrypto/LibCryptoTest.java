@@ -30,24 +30,40 @@ class LibCryptoTest {
             assertEquals(Path.of(chosen).toAbsolutePath(), LibCrypto.path(), "the library the build was given");
         }
         System.out.println("Tested against " + LibCrypto.version() + " at " + LibCrypto.path() + "; SM3 through "
-                + Sm3Calls.SELECTED.description());
+                + Backend.SELECTED.description());
     }
 
-    /** Failure injection is a constant false without its property: production calls compile without the check. */
+    /**
+     * The seam that decorates the backend (a decorator sees every key, pad and message) is reachable from this
+     * package only, and only before the backend is chosen: in an ordinary run the real backend serves every call.
+     */
     @Test
-    void nativeFailureInjectionIsOffInAnOrdinaryRun() {
-        assertFalse(Boolean.getBoolean(NativeFaults.PROPERTY));
-        assertFalse(NativeFaults.ON);
-        assertThrows(IllegalStateException.class, () -> NativeFaults.failAt(1));
+    void theBackendSeamIsNotReachableFromOutsideNorAfterTheChoice() throws Exception {
+        assertTrue(Backend.SELECTED instanceof EvpBackend || Backend.SELECTED instanceof ProviderBackend,
+                Backend.SELECTED.getClass().getName());
+        assertTrue(Backend.Choice.made());
+        assertThrows(IllegalStateException.class, () -> Backend.Choice.decorate(b -> b));
+        assertFalse(java.lang.reflect.Modifier.isPublic(Backend.class.getModifiers()), "Backend is package-private");
+        java.lang.reflect.Method decorate = Backend.Choice.class.getDeclaredMethod("decorate",
+                java.util.function.UnaryOperator.class);
+        int modifiers = decorate.getModifiers();
+        assertFalse(java.lang.reflect.Modifier.isPublic(modifiers) || java.lang.reflect.Modifier.isProtected(modifiers)
+                || java.lang.reflect.Modifier.isPrivate(modifiers), "decorate is package-private");
+        // The module exports the public package alone: nothing of the facade is open to reflection from outside.
+        Module module = Backend.class.getModule();
+        if (module.isNamed()) {
+            assertFalse(module.isOpen(Backend.class.getPackageName()));
+            assertFalse(module.isExported(Backend.class.getPackageName()));
+        }
     }
 
     @Test
     void handlesLinkedBesideTheBindingsTakeTheirTypes() {
         assertTrue(LibCrypto.isAvailable(), "the bindings resolve their symbols in the library the loader chose");
-        assertEquals(OpenSSL.EVP_DigestInit_ex2$handle().type(), Sm3Calls.Evp.INIT.type());
-        assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), Sm3Calls.Evp.UPDATE.type());
-        assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), Sm3Calls.Evp.Ordinary.UPDATE.type());
-        assertEquals(OpenSSL.EVP_DigestFinal_ex$handle().type(), Sm3Calls.Evp.FINAL.type());
+        assertEquals(OpenSSL.EVP_DigestInit_ex2$handle().type(), EvpBackend.INIT.type());
+        assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), EvpBackend.UPDATE.type());
+        assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), EvpBackend.Ordinary.UPDATE.type());
+        assertEquals(OpenSSL.EVP_DigestFinal_ex$handle().type(), EvpBackend.FINAL.type());
         UnsatisfiedLinkError missing = assertThrows(UnsatisfiedLinkError.class,
                 () -> LibCrypto.downcall("EVP_NoSuchFunction", FunctionDescriptor.ofVoid()));
         assertTrue(missing.getMessage().contains("EVP_NoSuchFunction"), missing.getMessage());

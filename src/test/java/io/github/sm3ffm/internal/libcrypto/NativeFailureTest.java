@@ -42,8 +42,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every native call that can fail, failed in turn, in every operation of every service: for each operation, the
- * 1st, 2nd, 3rd, ... call that can fail returns what OpenSSL returns on failure (0, or NULL from an allocation;
- * {@link NativeFaults}), until the operation completes without reaching the call chosen. After each failure:
+ * 1st, 2nd, 3rd, ... call that can fail returns what OpenSSL returns on failure (0, or NULL from an allocation),
+ * through the decorator that {@link Faults} puts around the backend, until the operation completes without reaching the call chosen. After each failure:
  * <ul>
  * <li>the caller got a {@code ProviderException} naming the call, never a result; or the failure hit the clearing
  * of a context on its way back to the pool after the result was made, and the result is right;</li>
@@ -57,17 +57,40 @@ import org.junit.jupiter.api.TestFactory;
  * the default test run leaves it out.
  */
 class NativeFailureTest {
+    static {
+        // Before anything chooses the backend; this class runs in JVMs of its own (the build's executions).
+        Faults.install();
+    }
+
     private static final SM3Provider PROVIDER = new SM3Provider();
     private static final Random RANDOM = new Random(42);
     private static final List<String> REPORT = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
     static void injectionIsOnAndSelfTestsHaveRun() throws Exception {
-        assertTrue(NativeFaults.ON, "run with -D" + NativeFaults.PROPERTY + "=true");
+        assertInstanceOf(Faults.FailingBackend.class, Backend.SELECTED);
+        aSelfTestThatCouldNotRunRunsAgain();
         for (Algorithm a : Algorithm.values()) {
             a.check();
         }
-        NativeFaults.failAt(0);
+    }
+
+    /**
+     * The first use of each algorithm runs its known-answer self-test; a native call that fails there leaves the
+     * algorithm unavailable for that use only (a wrong answer would disable it for good). Runs first in this JVM.
+     */
+    private static void aSelfTestThatCouldNotRunRunsAgain() {
+        for (Algorithm a : Algorithm.values()) {
+            try (Faults.Armed armed = Faults.failNth(1)) {
+                java.util.Optional<LibCryptoUnavailableException> first = a.unavailability();
+                assertTrue(armed.injected(), a + ": its self-test made no native call");
+                assertTrue(first.isPresent(), a + ": available although its self-test failed to run");
+                assertTrue(first.get().getMessage().contains("could not run")
+                        && first.get().getMessage().contains(armed.failedCall() + " failed: injected failure"),
+                        first.get().getMessage());
+            }
+            assertTrue(a.unavailability().isEmpty(), a + ": still unavailable after a self-test that could not run");
+        }
     }
 
     @AfterAll
@@ -75,7 +98,7 @@ class NativeFailureTest {
         int operations = REPORT.size();
         int points = REPORT.stream().mapToInt(line -> Integer.parseInt(line.replaceAll(".*: (\\d+) points.*", "$1")))
                 .sum();
-        System.out.println("Native failures injected (" + Sm3Calls.SELECTED.description() + "): " + operations
+        System.out.println("Native failures injected (" + Backend.SELECTED.description() + "): " + operations
                 + " operations, " + points + " injection points");
         REPORT.forEach(line -> System.out.println("  " + line));
     }
@@ -108,21 +131,25 @@ class NativeFailureTest {
     private static void run(String name, Setup setup) throws Exception {
         int failures = 0;
         int absorbed = 0;
-        for (long n = 1; ; n++) {
+        Map<String, Integer> failedCalls = new java.util.TreeMap<>();
+        for (int n = 1; ; n++) {
             assertTrue(n < 1_000, name + ": the operation never completed");
-            NativeFaults.failAt(0);
             Case c = setup.prepare();
-            NativeFaults.failAt(n);
             Throwable thrown = null;
-            try {
-                c.act();
-            } catch (Throwable t) {
-                thrown = t;
-            }
-            boolean injected = NativeFaults.injected();
+            boolean injected;
+            String failedCall;
             String at = name + ", failing call " + n;
-            assertFreed(at, NativeFaults.failedOn());
-            NativeFaults.failAt(0);
+            try (Faults.Armed armed = Faults.failNth(n)) {
+                try {
+                    c.act();
+                } catch (Throwable t) {
+                    thrown = t;
+                }
+                injected = armed.injected();
+                failedCall = armed.failedCall();
+                assertTrue(armed.failedContextFreed(), at + ": the context whose " + failedCall
+                        + " failed was not freed");
+            }
             if (!injected) {
                 if (thrown != null) {
                     throw new AssertionError(at + " was not reached, yet the operation threw", thrown);
@@ -130,16 +157,19 @@ class NativeFailureTest {
                 c.afterSuccess();
                 assertBooksBalance(at);
                 REPORT.add(name + ": " + (n - 1) + " points, " + failures + " reported, " + absorbed
-                        + " on the way back to the pool");
+                        + " on the way back to the pool; " + failedCalls);
                 return;
             }
+            failedCalls.merge(failedCall, 1, Integer::sum);
             if (thrown == null) {
                 // Only clearing a context on its way back may fail after the result is made: it is freed instead.
+                assertEquals("clear", failedCall, at + ": a failure that did not reach the caller");
                 c.afterSuccess();
                 absorbed++;
             } else {
                 assertInstanceOf(ProviderException.class, thrown, at);
-                assertTrue(thrown.getMessage().contains(" failed: "), at + ": " + thrown.getMessage());
+                // The caller is told which call failed, in OpenSSL's words (here the injected ones).
+                assertEquals(failedCall + " failed: injected failure", thrown.getMessage(), at);
                 c.afterFailure();
                 failures++;
             }
@@ -159,20 +189,25 @@ class NativeFailureTest {
             for (PooledContext c : idle) {
                 assertTrue(live.contains(c), at + ": an idle context was freed");
                 assertNull(c.claim, at + ": an idle context is still claimed");
-                assertFalse(c.secret, at + ": an idle context holds a secret");
+                assertTrue(c.staging.asByteBuffer().equals(ByteBuffer.allocate(PooledContext.STAGING_SIZE)),
+                        at + ": an idle context's staging buffer holds bytes");
             }
             long claimed = live.stream().filter(c -> kind.isInstance(c) && c.claim != null).count();
             assertEquals(claimed, pool.claimedCount(), at + ": claims counted");
             long all = live.stream().filter(kind::isInstance).count();
             assertEquals(all, idle.size() + claimed, at + ": a context neither idle nor claimed was lost");
         }
-    }
-
-    /** The context whose state a failed call left unknown was freed, not kept or lent again. */
-    private static void assertFreed(String at, MemorySegment failedOn) {
-        if (!failedOn.equals(MemorySegment.NULL)) {
-            assertTrue(NativeFaults.failedFreed(), at + ": the context whose call failed was not freed");
+        // Every native context and buffer the backend made is one that a live pooled context holds.
+        Set<Long> held = new java.util.HashSet<>();
+        for (PooledContext c : live) {
+            held.add(c.ctx.address());
+            held.add(c.staging.address());
+            if (c instanceof HmacContext h) {
+                held.add(h.inner.address());
+                held.add(h.outer.address());
+            }
         }
+        assertEquals(held, Faults.liveNative(), at + ": native memory made and not held (a leak) or held and freed");
     }
 
     private static Map<String, Setup> digestCases() {

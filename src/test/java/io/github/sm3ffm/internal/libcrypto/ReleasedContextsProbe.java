@@ -142,7 +142,7 @@ public final class ReleasedContextsProbe {
      * context of the backend's own, freed (and so cleared) at once. Null through EVP from OpenSSL 3.2 on.
      */
     private static byte[] finishedOf(byte[]... parts) {
-        Sm3Calls sm3 = Sm3Calls.SELECTED;
+        Backend sm3 = Backend.SELECTED;
         MemorySegment ctx = sm3.newContext();
         try (Arena arena = Arena.ofConfined()) {
             byte[] all = concat(parts);
@@ -209,7 +209,7 @@ public final class ReleasedContextsProbe {
      * finished one through EVP from OpenSSL 3.2 on.
      */
     private static byte[] finished(MemorySegment state) {
-        Sm3Calls sm3 = Sm3Calls.SELECTED;
+        Backend sm3 = Backend.SELECTED;
         MemorySegment copy;
         try {
             copy = sm3.copy(state, sm3.newContext());

@@ -26,8 +26,8 @@ class StreamCopyTest {
         source.update(head, 0, head.length);
         assertTrue(source.holdsContext(), "the source's message is in a context");
         NativeSm3 copy = source.copy();
-        boolean onHeap = Sm3Calls.SELECTED instanceof Sm3Calls.Provider.StateBytes;
-        assertEquals(!onHeap, copy.holdsContext(), "the copy claimed a context; " + Sm3Calls.SELECTED.description());
+        boolean onHeap = Backend.SELECTED instanceof ProviderBackend.StateBytes;
+        assertEquals(!onHeap, copy.holdsContext(), "the copy claimed a context; " + Backend.SELECTED.description());
 
         byte[] tail = bytes(37);
         byte[] longTail = bytes(3_000);

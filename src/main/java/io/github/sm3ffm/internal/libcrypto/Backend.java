@@ -1,0 +1,142 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_clear_free;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_malloc;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.UnaryOperator;
+
+/**
+ * The only door from the facade to native code once SM3 is loaded: the SM3 operations on one kind of native
+ * context, the one way contexts of that kind are copied and cleared, and the native buffers beside them. Every
+ * operation that can fail throws {@code ProviderException} carrying OpenSSL's error queue; frees cannot fail.
+ *
+ * <p>One backend is chosen once ({@link #SELECTED}, by {@link #choose}) and is a constant to the JIT, so a
+ * hot path compiles to the chosen calls alone. Two implementations exist: {@link EvpBackend} ({@code EVP_Digest*}
+ * on {@code EVP_MD_CTX}s) and {@link ProviderBackend} (the provider's own functions, in three ways of copying).
+ * Tests put a decorator around the chosen one through a package-private seam ({@link Choice#decorate}), which
+ * is how every call is made to fail in turn; production code has no check of its own for that.
+ */
+interface Backend {
+    /** The backend every context of this JVM uses. */
+    Backend SELECTED = Choice.make();
+
+    /** How SM3 is computed and its contexts copied, for messages and tests. */
+    String description();
+
+    /** {@code bytes} of native memory for a context's staging buffer; free it with {@link #release}. */
+    default MemorySegment allocate(long bytes) {
+        return OpenSSLErrors.allocated(CRYPTO_malloc(bytes, MemorySegment.NULL, 0), "CRYPTO_malloc").reinterpret(bytes);
+    }
+
+    /** Zeroes and frees what {@link #allocate} gave. */
+    default void release(MemorySegment buffer) {
+        CRYPTO_clear_free(buffer, buffer.byteSize(), MemorySegment.NULL, 0);
+    }
+
+    /** A new context, not yet started. */
+    MemorySegment newContext();
+
+    /**
+     * Copies {@code src}'s state into {@code into}, or into a new context that replaces it (which frees
+     * {@code into}); returns the context that now holds the copy. {@code src} is only read; on failure
+     * {@code into} is unknown, and the caller frees it.
+     */
+    MemorySegment copy(MemorySegment src, MemorySegment into);
+
+    /** Frees {@code ctx}; OpenSSL clears an SM3 state as it frees it. */
+    void free(MemorySegment ctx);
+
+    /** {@code ctx}'s state as bytes on the heap, where this backend's states are plain bytes; else null. */
+    default byte[] save(MemorySegment ctx) {
+        return null;
+    }
+
+    /** Puts a state from {@link #save} into {@code ctx}, whatever it held. */
+    default void restore(byte[] state, MemorySegment ctx) {
+        throw new UnsupportedOperationException("SM3 states are not saved as bytes here");
+    }
+
+    /**
+     * A context holding a copy of {@code src}'s state for one message that ends at the next final: {@code spare},
+     * a context whose state is no longer needed, copied into; or a new one. Hand it to {@link #dropCopy} after
+     * the final; {@code spare} stays valid either way.
+     */
+    default MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
+        return copy(src, spare);
+    }
+
+    /** Frees what {@link #copyForOneMessage} made, if it made anything. */
+    default void dropCopy(MemorySegment copy, MemorySegment spare) {
+    }
+
+    /** Starts a new message on {@code ctx}, clearing whatever state it held. */
+    void init(MemorySegment ctx);
+
+    /**
+     * Clears whatever state {@code ctx} held (a key's, a message's, a digest's) and leaves it as {@link #init}
+     * does: started on an empty message. By default by starting a message, which zeroes the state first.
+     */
+    default void clear(MemorySegment ctx) {
+        init(ctx);
+    }
+
+    /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
+    void update(MemorySegment ctx, MemorySegment data, long len);
+
+    /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
+    void updateNative(MemorySegment ctx, MemorySegment data, long len);
+
+    /**
+     * Finishes the message on {@code ctx} into the 32 bytes at {@code out}; {@code outl}, 8 bytes of native
+     * memory, may receive the length written.
+     */
+    void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl);
+
+    /**
+     * The one place that maps what the loaded libcrypto offers to a backend: the provider's functions where
+     * {@link DirectSm3} found and checked them, copied as {@link DirectSm3#COPIES} says; else EVP.
+     */
+    static Backend choose(boolean direct, DirectSm3.Copies copies) {
+        if (!direct) {
+            return new EvpBackend();
+        }
+        return switch (copies) {
+            case COPYCTX -> new ProviderBackend.Copyctx();
+            case STATE_BYTES -> new ProviderBackend.StateBytes();
+            case DUPCTX -> new ProviderBackend.Dupctx();
+        };
+    }
+
+    /** The choice made once, and the seam through which tests decorate it before it is made. */
+    final class Choice {
+        private static UnaryOperator<Backend> decorator;
+        private static boolean made;
+
+        private Choice() {
+        }
+
+        private static synchronized Backend make() {
+            made = true;
+            Backend chosen = choose(DirectSm3.ENABLED, DirectSm3.COPIES);
+            return decorator == null ? chosen : decorator.apply(chosen);
+        }
+
+        /**
+         * Wraps the backend about to be chosen, for tests that make calls fail: only before any context exists, so
+         * every call of the JVM goes through the decorator or none does. Package-private: a decorator sees every
+         * key, pad and message, so nothing outside this package, and no setting, can install one.
+         */
+        static synchronized void decorate(UnaryOperator<Backend> d) {
+            if (made) {
+                throw new IllegalStateException("the backend was chosen already");
+            }
+            decorator = d;
+        }
+
+        /** Whether {@link #SELECTED} has been decided. */
+        static synchronized boolean made() {
+            return made;
+        }
+    }
+}

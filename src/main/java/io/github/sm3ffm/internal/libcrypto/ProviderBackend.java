@@ -1,0 +1,204 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.security.ProviderException;
+
+/** The provider's own functions, found and linked by {@link DirectSm3}; subclasses copy its way. */
+abstract sealed class ProviderBackend implements Backend
+        permits ProviderBackend.Copyctx, ProviderBackend.StateBytes, ProviderBackend.Dupctx {
+    @Override
+    public String description() {
+        return "SM3 functions of OpenSSL's \"" + DirectSm3.PROVIDER_NAME + "\" provider, called directly; "
+                + "contexts copied " + copies();
+    }
+
+    abstract String copies();
+
+    @Override
+    public MemorySegment newContext() {
+        try {
+            return OpenSSLErrors.allocated((MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX), "SM3 newctx");
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+    }
+
+    static MemorySegment dup(MemorySegment src) {
+        try {
+            return OpenSSLErrors.allocated((MemorySegment) DirectSm3.DUPCTX.invokeExact(src), "SM3 dupctx");
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+    }
+
+    // The provider's freectx clears the context as it frees it.
+    @Override
+    public void free(MemorySegment ctx) {
+        try {
+            DirectSm3.FREECTX.invokeExact(ctx);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+    }
+
+    // The provider's init zeroes the whole SM3 state before it sets the IV.
+    @Override
+    public void init(MemorySegment ctx) {
+        int rc;
+        try {
+            rc = (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "SM3 init");
+    }
+
+    @Override
+    public void update(MemorySegment ctx, MemorySegment data, long len) {
+        int rc;
+        try {
+            rc = (int) DirectSm3.UPDATE.invokeExact(ctx, data, len);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "SM3 update");
+    }
+
+    @Override
+    public void updateNative(MemorySegment ctx, MemorySegment data, long len) {
+        int rc;
+        try {
+            rc = (int) DirectSm3.Ordinary.UPDATE.invokeExact(ctx, data, len);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "SM3 update");
+    }
+
+    @Override
+    public void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
+        int rc;
+        try {
+            rc = (int) DirectSm3.FINAL.invokeExact(ctx, out, outl, (long) DIGEST_LENGTH);
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
+        OpenSSLErrors.check(rc, "SM3 final");
+        long n = outl.get(JAVA_LONG, 0);
+        if (n != DIGEST_LENGTH) {
+            throw new ProviderException("SM3 final wrote " + n + " bytes, not " + DIGEST_LENGTH);
+        }
+    }
+
+    /** Copies into the context itself with the provider's copyctx (OpenSSL 3.5 and later), which cannot fail. */
+    static final class Copyctx extends ProviderBackend {
+        @Override
+        String copies() {
+            return "by its copyctx";
+        }
+
+        @Override
+        public MemorySegment copy(MemorySegment src, MemorySegment into) {
+            try {
+                DirectSm3.COPYCTX.invokeExact(into, src);
+            } catch (Throwable t) {
+                throw OpenSSLErrors.rethrow(t);
+            }
+            return into;
+        }
+    }
+
+    /**
+     * Copies the {@value DirectSm3#SM3_CTX_BYTES} bytes of OpenSSL's own {@code SM3_CTX} from Java, the struct
+     * assignment that the provider's dupctx makes (OpenSSL 3.0 to 3.4), into a context that exists: no malloc
+     * and free around it. Chosen only where {@link DirectSm3} has proved the layout. States are plain bytes,
+     * so they can also wait on the heap ({@link #save}).
+     */
+    static final class StateBytes extends ProviderBackend {
+        @Override
+        String copies() {
+            return "as " + DirectSm3.SM3_CTX_BYTES + "-byte states";
+        }
+
+        // Sized, so that copies take the whole state and nothing past it.
+        @Override
+        public MemorySegment newContext() {
+            return super.newContext().reinterpret(DirectSm3.SM3_CTX_BYTES);
+        }
+
+        // Eight-byte loads and stores, which beat MemorySegment.copy's bulk path in HKDF (docs/design.md).
+        @Override
+        public MemorySegment copy(MemorySegment src, MemorySegment into) {
+            long at = 0;
+            for (; at + Long.BYTES <= DirectSm3.SM3_CTX_BYTES; at += Long.BYTES) {
+                into.set(JAVA_LONG_UNALIGNED, at, src.get(JAVA_LONG_UNALIGNED, at));
+            }
+            for (; at < DirectSm3.SM3_CTX_BYTES; at++) {
+                into.set(JAVA_BYTE, at, src.get(JAVA_BYTE, at));
+            }
+            return into;
+        }
+
+        // What init leaves in the proved 108 bytes (its memset, then the IV), written from Java without a downcall.
+        @Override
+        public void clear(MemorySegment ctx) {
+            ctx.fill((byte) 0);
+            for (int i = 0; i < Sm3CtxLayout.IV.length; i++) {
+                ctx.set(JAVA_INT, 4L * i, Sm3CtxLayout.IV[i]);
+            }
+        }
+
+        @Override
+        public byte[] save(MemorySegment ctx) {
+            return ctx.toArray(JAVA_BYTE);
+        }
+
+        @Override
+        public void restore(byte[] state, MemorySegment ctx) {
+            MemorySegment.copy(state, 0, ctx, JAVA_BYTE, 0, (int) DirectSm3.SM3_CTX_BYTES);
+        }
+    }
+
+    /**
+     * Copies with the provider's dupctx, which allocates: a copy replaces the context given, and a copy for
+     * one message is a temporary freed after its final, which leaves the spare as it is.
+     */
+    static final class Dupctx extends ProviderBackend {
+        @Override
+        String copies() {
+            return "by its dupctx";
+        }
+
+        @Override
+        public MemorySegment copy(MemorySegment src, MemorySegment into) {
+            MemorySegment dup = dup(src);
+            free(into);
+            return dup;
+        }
+
+        @Override
+        public MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
+            return dup(src);
+        }
+
+        @Override
+        public void dropCopy(MemorySegment copy, MemorySegment spare) {
+            if (copy != spare) {
+                free(copy);
+            }
+        }
+    }
+}

@@ -1,0 +1,270 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import java.lang.foreign.MemorySegment;
+import java.security.ProviderException;
+
+/**
+ * Failure injection for tests, through the backend's test seam ({@link Backend.Choice#decorate}): a decorator
+ * around the chosen backend that can make any operation that can fail throw as a failed OpenSSL call does,
+ * without calling OpenSSL. Nothing in the library checks for it; a JVM without this class is never decorated.
+ *
+ * <p>Counting and arming are per thread, so tests that run engines on other threads stay deterministic.
+ * Operations that cannot fail (frees) are not counted; every other one is, whether or not the chosen backend's
+ * version of it can fail in OpenSSL (a copy by {@code copyctx}, a clear from Java): {@link FailingBackend#FAILABLE}
+ * lists them.
+ */
+public final class Faults {
+    private static final ThreadLocal<Arming> ARMED = new ThreadLocal<>();
+    /** Addresses of the contexts and buffers the backend has made and not yet freed, in the whole JVM. */
+    private static final java.util.Set<Long> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private Faults() {
+    }
+
+    /** What a test sees of one arming. */
+    public interface Armed extends AutoCloseable {
+        /** Whether the chosen call was reached and failed. */
+        boolean injected();
+
+        /** The operation that failed, such as {@code "update"}, or null. */
+        String failedCall();
+
+        /** Failable calls counted so far. */
+        long calls();
+
+        /** Whether the context the failed call was made on has been freed since (true when there is none). */
+        boolean failedContextFreed();
+
+        @Override
+        void close();
+    }
+
+    /**
+     * Puts the failing decorator around the backend; call before the library's first native use in this JVM
+     * (idempotent).
+     *
+     * @throws IllegalStateException when the backend was chosen already without it
+     */
+    public static synchronized void install() {
+        if (Backend.Choice.made()) {
+            if (!(Backend.SELECTED instanceof FailingBackend)) {
+                throw new IllegalStateException("the backend was chosen before Faults.install(): "
+                        + Backend.SELECTED.description());
+            }
+            return;
+        }
+        Backend.Choice.decorate(FailingBackend::new);
+    }
+
+    /** How many failable native calls {@code action} makes on this thread (nothing fails). */
+    public static int count(Runnable action) {
+        try (Armed a = failNth(0)) {
+            action.run();
+            return (int) a.calls();
+        }
+    }
+
+    /**
+     * Arms this thread's {@code n}th (1-based) failable native call from now on to fail as OpenSSL reports a
+     * failure, a {@link ProviderException}; 0 fails none and only counts. {@link Armed#close()} disarms.
+     */
+    public static Armed failNth(int n) {
+        if (!(Backend.SELECTED instanceof FailingBackend)) {
+            throw new IllegalStateException("Faults.install() was not called before the backend was chosen");
+        }
+        Arming a = new Arming(n);
+        ARMED.set(a);
+        return a;
+    }
+
+    private static final class Arming implements Armed {
+        final long failAt;
+        long calls;
+        String failedCall;
+        MemorySegment failedOn = MemorySegment.NULL;
+        boolean failedFreed;
+
+        Arming(long failAt) {
+            this.failAt = failAt;
+        }
+
+        @Override
+        public boolean injected() {
+            return failedCall != null;
+        }
+
+        @Override
+        public String failedCall() {
+            return failedCall;
+        }
+
+        @Override
+        public long calls() {
+            return calls;
+        }
+
+        @Override
+        public boolean failedContextFreed() {
+            return failedOn.equals(MemorySegment.NULL) || failedFreed;
+        }
+
+        @Override
+        public void close() {
+            if (ARMED.get() == this) {
+                ARMED.remove();
+            }
+        }
+    }
+
+    /** Counts a failable call on {@code ctx} (NULL: none) and throws if it is the one chosen. */
+    static void call(String operation, MemorySegment ctx) {
+        Arming a = ARMED.get();
+        if (a != null && ++a.calls == a.failAt) {
+            a.failedCall = operation;
+            a.failedOn = ctx;
+            throw new ProviderException(operation + " failed: injected failure");
+        }
+    }
+
+    /** The addresses of every native context and buffer made through the backend and not yet freed. */
+    public static java.util.Set<Long> liveNative() {
+        return java.util.Set.copyOf(LIVE);
+    }
+
+    private static MemorySegment made(MemorySegment m) {
+        LIVE.add(m.address());
+        return m;
+    }
+
+    // A copy that put a new context in place of the one given freed that one.
+    private static MemorySegment replaced(MemorySegment given, MemorySegment result) {
+        if (result.address() != given.address()) {
+            LIVE.remove(given.address());
+            LIVE.add(result.address());
+        }
+        return result;
+    }
+
+    static void freeing(MemorySegment ctx) {
+        LIVE.remove(ctx.address());
+        Arming a = ARMED.get();
+        if (a != null && a.failedCall != null && !a.failedOn.equals(MemorySegment.NULL)
+                && ctx.address() == a.failedOn.address()) {
+            a.failedFreed = true;
+        }
+    }
+
+    /** The decorator: every failable operation passes {@link #call} first, every free {@link #freeing}. */
+    static final class FailingBackend implements Backend {
+        /** The operations that can be made to fail, in the order of {@link Backend}. */
+        static final java.util.List<String> FAILABLE = java.util.List.of("allocate", "newContext", "copy", "save",
+                "restore", "copyForOneMessage", "init", "clear", "update", "updateNative", "final");
+
+        final Backend real;
+
+        FailingBackend(Backend real) {
+            this.real = real;
+        }
+
+        @Override
+        public String description() {
+            return real.description() + ", with failure injection";
+        }
+
+        @Override
+        public MemorySegment allocate(long bytes) {
+            call("allocate", MemorySegment.NULL);
+            return made(real.allocate(bytes));
+        }
+
+        @Override
+        public void release(MemorySegment buffer) {
+            freeing(buffer);
+            real.release(buffer);
+        }
+
+        @Override
+        public MemorySegment newContext() {
+            call("newContext", MemorySegment.NULL);
+            return made(real.newContext());
+        }
+
+        @Override
+        public MemorySegment copy(MemorySegment src, MemorySegment into) {
+            call("copy", into);
+            return replaced(into, real.copy(src, into));
+        }
+
+        @Override
+        public void free(MemorySegment ctx) {
+            freeing(ctx);
+            real.free(ctx);
+        }
+
+        @Override
+        public byte[] save(MemorySegment ctx) {
+            byte[] state = real.save(ctx);
+            if (state != null) {
+                // Only where states are bytes: elsewhere a copy is a copy call, counted there.
+                try {
+                    call("save", MemorySegment.NULL);
+                } catch (ProviderException e) {
+                    java.util.Arrays.fill(state, (byte) 0);
+                    throw e;
+                }
+            }
+            return state;
+        }
+
+        @Override
+        public void restore(byte[] state, MemorySegment ctx) {
+            call("restore", ctx);
+            real.restore(state, ctx);
+        }
+
+        @Override
+        public MemorySegment copyForOneMessage(MemorySegment src, MemorySegment spare) {
+            call("copyForOneMessage", spare);
+            MemorySegment copy = real.copyForOneMessage(src, spare);
+            return copy.address() == spare.address() ? copy : made(copy);
+        }
+
+        @Override
+        public void dropCopy(MemorySegment copy, MemorySegment spare) {
+            if (copy != spare) {
+                freeing(copy);
+            }
+            real.dropCopy(copy, spare);
+        }
+
+        @Override
+        public void init(MemorySegment ctx) {
+            call("init", ctx);
+            real.init(ctx);
+        }
+
+        @Override
+        public void clear(MemorySegment ctx) {
+            call("clear", ctx);
+            real.clear(ctx);
+        }
+
+        @Override
+        public void update(MemorySegment ctx, MemorySegment data, long len) {
+            call("update", ctx);
+            real.update(ctx, data, len);
+        }
+
+        @Override
+        public void updateNative(MemorySegment ctx, MemorySegment data, long len) {
+            call("updateNative", ctx);
+            real.updateNative(ctx, data, len);
+        }
+
+        @Override
+        public void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
+            call("final", ctx);
+            real.finalInto(ctx, out, outl);
+        }
+    }
+}
