@@ -8,8 +8,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * {@code hmac_sm3(expr, key)}: HMAC-SM3 (GM/T 0042-2015) of each value, the data first and the key second as in
- * Trino's {@code hmac_sha256(data, key)} and PostgreSQL's {@code hmac(data, key, type)}. The task's hasher keeps
- * one {@code Mac} and sets its key again only when a row's key differs from the one before.
+ * Trino's {@code hmac_sha256(data, key)} and PostgreSQL's {@code hmac(data, key, type)}. The library's
+ * {@code RowHasher} keeps the HMAC states of the keys it meets, so a constant key is set up once.
  */
 @ExpressionDescription(
         usage = "_FUNC_(expr, key) - Returns the HMAC-SM3 (GM/T 0042-2015) of `expr` under `key`, each a STRING"

@@ -116,12 +116,12 @@ abstract sealed class RowHashExpression extends Expression implements ImplicitCa
                 return null;
             }
         }
-        return hash(SM3RowHasher.ofThisThread(), values);
+        return hash(SM3RowHasher.shared(), values);
     }
 
     /**
      * Each argument's code runs only when the ones before it were not NULL, as in the null-safe code of
-     * {@code BinaryExpression}; the hasher is the generated class's, so one per task.
+     * {@code BinaryExpression}; the generated class makes its own hasher, which holds nothing.
      */
     @Override
     public final ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
