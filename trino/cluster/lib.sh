@@ -5,7 +5,9 @@ trino_version=$(sed -n 's:.*<trino.version>\(.*\)</trino.version>.*:\1:p' pom.xm
 version=$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' pom.xml)
 bc_version=$(sed -n 's:.*<bouncycastle.version>\(.*\)</bouncycastle.version>.*:\1:p' pom.xml)
 zip=target/sm3-ffm-trino-$version.zip
-bc_jar=$HOME/.m2/repository/org/bouncycastle/bcprov-jdk18on/$bc_version/bcprov-jdk18on-$bc_version.jar
+# Maven's local repository, wherever settings.xml puts it (Maven 3.8 wraps what it prints in colour codes).
+m2=$(mvn -B -ntp -q help:evaluate -Dexpression=settings.localRepository -DforceStdout | sed 's/\x1b\[[0-9;]*m//g')
+bc_jar=$m2/org/bouncycastle/bcprov-jdk18on/$bc_version/bcprov-jdk18on-$bc_version.jar
 for f in "$zip" "$bc_jar" target/test-classes/io/github/sm3ffm/trino/ClusterCheck.class; do
     [[ -f $f ]] || { echo "cluster: $f missing; run mvn verify in trino/ first" >&2; exit 2; }
 done
