@@ -246,4 +246,24 @@ class BenchmarkBodiesTest {
         // Kona's two forms are two providers now, each in forks of its own.
         assertEquals(Providers.KONA, Providers.create(Providers.KONA).getName());
     }
+
+    @Test
+    void rowHasherAndReusedInstancesGiveTheSameDigestsAndTags() throws Exception {
+        byte[] key = Providers.message(32);
+        Mac reference = Mac.getInstance("HmacSM3", new BouncyCastleProvider());
+        reference.init(new SecretKeySpec(key, "HmacSM3"));
+        for (String size : RowHasherBenchmark.class.getField("size").getAnnotation(Param.class).value()) {
+            RowHasherBenchmark b = new RowHasherBenchmark();
+            b.size = Integer.parseInt(size);
+            b.setUp();
+            byte[] message = Providers.message(b.size);
+            byte[] tag = reference.doFinal(message);
+            for (int round = 0; round < 3; round++) {
+                assertArrayEquals(sm3(message), b.reusedDigest(), size);
+                assertArrayEquals(sm3(message), b.rowHasherSm3(), size);
+                assertArrayEquals(tag, b.reusedMac(), size);
+                assertArrayEquals(tag, b.rowHasherHmacSm3(), size);
+            }
+        }
+    }
 }
