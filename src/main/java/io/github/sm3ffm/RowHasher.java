@@ -89,9 +89,13 @@ public final class RowHasher {
         return SHARED;
     }
 
-    /** Idle instances kept per pool: twice the processors, so a busy machine's threads seldom make one. */
+    /**
+     * Idle instances kept per pool: twice the processors, so a busy machine's threads seldom make one, as a power
+     * of two (a thread's first slot is then a mask of its id, not a division).
+     */
     private static int idlePerPool() {
-        return Math.clamp(2L * Runtime.getRuntime().availableProcessors(), 4, 32);
+        int wanted = Math.clamp(2L * Runtime.getRuntime().availableProcessors(), 4, 32);
+        return Integer.highestOneBit(wanted - 1) << 1;
     }
 
     /**
@@ -297,7 +301,11 @@ public final class RowHasher {
         private final AtomicReferenceArray<T> slots;
         private final int count;
 
+        /** {@code count}: a power of two. */
         Slots(int count) {
+            if (Integer.bitCount(count) != 1) {
+                throw new IllegalArgumentException("not a power of two: " + count);
+            }
             this.count = count;
             this.slots = new AtomicReferenceArray<>(count * SPREAD);
         }
@@ -329,11 +337,11 @@ public final class RowHasher {
         }
 
         private int home() {
-            return (int) (Thread.currentThread().threadId() % count);
+            return (int) Thread.currentThread().threadId();
         }
 
         private int slot(int i) {
-            return (i < count ? i : i - count) * SPREAD;
+            return (i & (count - 1)) * SPREAD;
         }
     }
 

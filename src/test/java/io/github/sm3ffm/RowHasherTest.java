@@ -165,7 +165,7 @@ class RowHasherTest {
 
     @Test
     void platformAndVirtualThreadsAtOnce() throws Exception {
-        RowHasher rows = new RowHasher(new SM3Provider(), 4, 3);
+        RowHasher rows = new RowHasher(new SM3Provider(), 4, 2);
         byte[][] keys = new byte[7][];
         for (int k = 0; k < keys.length; k++) {
             keys[k] = Arrays.copyOfRange(SOURCE, 500 * k, 500 * k + 1 + 20 * k);
