@@ -47,7 +47,8 @@ public final class LibCrypto {
      */
     public static final String PROPERTIES_PROPERTY = "sm3ffm.properties";
 
-    private static final long OPENSSL_3_0_0 = 0x3000_0000L;
+    /** OpenSSL_version_num() of 3.0.0, the oldest release the library takes. */
+    static final long OPENSSL_3_0 = 0x3000_0000L;
 
     private LibCrypto() {
     }
@@ -200,7 +201,7 @@ public final class LibCrypto {
             MemorySegment versionNum = lookup.find("OpenSSL_version_num")
                     .orElseThrow(() -> new CandidateRejected("not libcrypto (no OpenSSL_version_num)"));
             long version = invokeVersionNum(versionNum);
-            if (version < OPENSSL_3_0_0) {
+            if (version < OPENSSL_3_0) {
                 throw new CandidateRejected(String.format(
                         "OpenSSL version number 0x%08x; OpenSSL 3.0 or later is required", version));
             }

@@ -67,7 +67,7 @@ public final class NativeHkdf {
             c.start(pads, message, 0, message.length);
             c.finish(pads);
             byte[] out = new byte[DIGEST_LENGTH];
-            c.output(out, 0, DIGEST_LENGTH);
+            c.output(out, 0);
             return out;
         } finally {
             Arrays.fill(pads, (byte) 0);
@@ -90,7 +90,7 @@ public final class NativeHkdf {
                 int from = i == 1 ? DIGEST_LENGTH : 0;
                 c.start(pads, message, from, message.length - from);
                 c.finish(pads);
-                c.output(into, 0, DIGEST_LENGTH);
+                c.output(into, 0);
                 System.arraycopy(into, 0, message, 0, DIGEST_LENGTH);
             });
         } finally {

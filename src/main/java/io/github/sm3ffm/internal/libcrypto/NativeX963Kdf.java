@@ -39,8 +39,8 @@ public final class NativeX963Kdf {
                 message[counterAt + 3] = (byte) counter;
                 c.start();
                 c.updateArray(message, 0, message.length);
-                c.finish();
-                c.output(into, 0, DIGEST_LENGTH);
+                c.finish(null);
+                c.output(into, 0);
             });
             intact = true;
             return out;

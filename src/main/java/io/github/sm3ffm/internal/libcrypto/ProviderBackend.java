@@ -139,7 +139,7 @@ abstract sealed class ProviderBackend implements Backend
             return super.newContext().reinterpret(DirectSm3.SM3_CTX_BYTES);
         }
 
-        // Eight-byte loads and stores, which beat MemorySegment.copy's bulk path in HKDF (docs/design.md).
+        // Eight-byte loads and stores, which beat MemorySegment.copy's bulk path in HKDF (docs/design-notebook.md).
         @Override
         public MemorySegment copy(MemorySegment src, MemorySegment into) {
             long at = 0;
