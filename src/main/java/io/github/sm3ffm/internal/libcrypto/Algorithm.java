@@ -92,6 +92,11 @@ public enum Algorithm {
         return o;
     }
 
+    /** Whether a lasting decision was made, for tests. */
+    boolean decided() {
+        return outcome != null;
+    }
+
     /** Throws why this algorithm cannot be handed out, if it cannot. */
     public void check() throws LibCryptoUnavailableException {
         Optional<LibCryptoUnavailableException> o = unavailability();

@@ -110,7 +110,7 @@ final class DirectSm3 {
     /** System property: {@code false} keeps contexts from being copied as {@code SM3_CTX} bytes (dupctx instead). */
     static final String STATE_COPY_PROPERTY = "sm3ffm.sm3.stateCopy";
 
-    /** How the provider's contexts are copied; decided here once, and {@link Sm3Calls#SELECTED} is that decision. */
+    /** How the provider's contexts are copied; decided here once, and {@link Backend#choose} maps it to a backend. */
     enum Copies {
         /** With its copyctx, into an existing context (OpenSSL 3.5 and later). */
         COPYCTX,
@@ -125,6 +125,16 @@ final class DirectSm3 {
 
     /** The way contexts are copied; null when EVP serves SM3. */
     static final Copies COPIES = ENABLED ? copies() : null;
+
+    /**
+     * What the loaded libcrypto offers SM3's direct path: why the provider's functions are not used (null when
+     * they are), whose they are, and how its contexts are copied. {@link Backend#choose} maps it to a backend.
+     */
+    record Offer(String reason, String provider, Copies copies) {
+    }
+
+    /** The offer of this JVM's libcrypto, decided once. */
+    static final Offer OFFER = new Offer(REASON, PROVIDER_NAME, COPIES);
 
     private DirectSm3() {
     }

@@ -56,6 +56,11 @@ public final class Faults {
         Backend.Choice.decorate(FailingBackend::new);
     }
 
+    /** The backend this JVM chose, without the decorator when there is one. */
+    static Backend chosen() {
+        return Backend.SELECTED instanceof FailingBackend f ? f.real : Backend.SELECTED;
+    }
+
     /** How many failable native calls {@code action} makes on this thread (nothing fails). */
     public static int count(Runnable action) {
         try (Armed a = failNth(0)) {

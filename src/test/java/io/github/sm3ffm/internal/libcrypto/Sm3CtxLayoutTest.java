@@ -153,4 +153,18 @@ class Sm3CtxLayoutTest {
         assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", 0x2000_0000L, yes), "2.x");
         assertEquals(0, asked.get(), "the proof runs only where the bytes could be copied");
     }
+
+    @Test
+    void theOfferMapsToOneBackend() {
+        assertTrue(Backend.choose(new DirectSm3.Offer("no provider", null, null)) instanceof EvpBackend);
+        assertTrue(Backend.choose(new DirectSm3.Offer(null, "default", DirectSm3.Copies.COPYCTX))
+                instanceof ProviderBackend.Copyctx);
+        assertTrue(Backend.choose(new DirectSm3.Offer(null, "default", DirectSm3.Copies.STATE_BYTES))
+                instanceof ProviderBackend.StateBytes);
+        assertTrue(Backend.choose(new DirectSm3.Offer(null, "other", DirectSm3.Copies.DUPCTX))
+                instanceof ProviderBackend.Dupctx);
+        assertTrue(Backend.choose(new DirectSm3.Offer("x=false", null, null)).description().contains("x=false"));
+        assertTrue(Backend.choose(new DirectSm3.Offer(null, "other", DirectSm3.Copies.DUPCTX)).description()
+                .contains("\"other\" provider"));
+    }
 }

@@ -26,7 +26,7 @@ class StreamCopyTest {
         source.update(head, 0, head.length);
         assertTrue(source.holdsContext(), "the source's message is in a context");
         MessageStream<?> copy = source.copy();
-        boolean onHeap = Backend.SELECTED instanceof ProviderBackend.StateBytes;
+        boolean onHeap = Faults.chosen() instanceof ProviderBackend.StateBytes;
         assertEquals(!onHeap, copy.holdsContext(), "the copy claimed a context; " + Backend.SELECTED.description());
 
         byte[] tail = bytes(37);
