@@ -118,21 +118,21 @@ public enum Algorithm {
     }
 
     /** PBKDF2 with HMAC-SM3. */
-    public static NativePbkdf2 pbkdf2() throws LibCryptoUnavailableException {
+    public static Pbkdf2 pbkdf2() throws LibCryptoUnavailableException {
         PBKDF2_HMAC_SM3.check();
-        return NativePbkdf2.INSTANCE;
+        return Pbkdf2.INSTANCE;
     }
 
     /** HKDF with HMAC-SM3. */
-    public static NativeHkdf hkdf() throws LibCryptoUnavailableException {
+    public static Hkdf hkdf() throws LibCryptoUnavailableException {
         HKDF_SM3.check();
-        return NativeHkdf.INSTANCE;
+        return Hkdf.INSTANCE;
     }
 
     /** The X9.63 KDF with SM3. */
-    public static NativeX963Kdf x963Kdf() throws LibCryptoUnavailableException {
+    public static X963Kdf x963Kdf() throws LibCryptoUnavailableException {
         X963KDF_SM3.check();
-        return NativeX963Kdf.INSTANCE;
+        return X963Kdf.INSTANCE;
     }
 
     /** A decision, and whether it holds for the JVM's life. */
@@ -223,7 +223,7 @@ public enum Algorithm {
         byte[] password = "password".getBytes(StandardCharsets.US_ASCII);
         byte[] salt = "salt".getBytes(StandardCharsets.US_ASCII);
         int length = 40;
-        byte[] derived = NativePbkdf2.INSTANCE.derive(password, salt, 2, length);
+        byte[] derived = Pbkdf2.INSTANCE.derive(password, salt, 2, length);
         MessageStream<?> prf = MessageStream.hmac();
         prf.init(password);
         byte[] expected = new byte[length];
@@ -254,18 +254,18 @@ public enum Algorithm {
         byte[] salt = HEX.parseHex("000102030405060708090a0b0c");
         byte[] info = HEX.parseHex("f0f1f2f3f4f5f6f7f8f9");
         String okm = "c69fe91b7aaee2dd5718d72dcaee0cce93f1b8e41f792da51261b6a517e68b36ed2c595572b01dfa359b";
-        NativeHkdf hkdf = NativeHkdf.INSTANCE;
-        byte[] prk = hkdf.derive(NativeHkdf.Mode.EXTRACT, ikm, salt, new byte[0], Sm3Sizes.DIGEST_LENGTH);
+        Hkdf hkdf = Hkdf.INSTANCE;
+        byte[] prk = hkdf.derive(Hkdf.Mode.EXTRACT, ikm, salt, new byte[0], Sm3Sizes.DIGEST_LENGTH);
         return differs("extract", prk, "e0d6f7b0bd056327b7659f1f39ad850561fbcf4fb10fb58e88eafa55cf7cd01e",
-                "expand", hkdf.derive(NativeHkdf.Mode.EXPAND, prk, new byte[0], info, 42), okm,
-                "extract then expand", hkdf.derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
+                "expand", hkdf.derive(Hkdf.Mode.EXPAND, prk, new byte[0], info, 42), okm,
+                "extract then expand", hkdf.derive(Hkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
     }
 
     /** GM/T 0003.4-2012 Annex A.2 example 2, step A5 (t = KDF(x2 || y2, 152)); then with a SharedInfo. */
     private static String x963SelfTest() {
         byte[] z = HEX.parseHex("64d20d27d0632957f8028c1e024f6b02edf23102a566c932ae8bd613a8e865fe"
                 + "58d225eca784ae300a81a2d48281a828e1cedf11c4219099840265375077bf78");
-        NativeX963Kdf x963 = NativeX963Kdf.INSTANCE;
+        X963Kdf x963 = X963Kdf.INSTANCE;
         byte[] t = x963.derive(z, new byte[0], 19);
         // Two counter blocks over Z || counter || info, by SM3 itself, which has passed its own test.
         byte[] info = {'s', 'm', '3'};

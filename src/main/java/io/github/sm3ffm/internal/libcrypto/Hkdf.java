@@ -17,11 +17,11 @@ import java.util.Arrays;
  * outlives the call but its result. Handed out by {@code Algorithm.hkdf()} once HKDF-SM3 has passed its
  * self-test.
  */
-public final class NativeHkdf {
-    static final NativeHkdf INSTANCE = new NativeHkdf();
+public final class Hkdf {
+    static final Hkdf INSTANCE = new Hkdf();
     private static final int MAX_LENGTH = 255 * DIGEST_LENGTH;
 
-    private NativeHkdf() {
+    private Hkdf() {
     }
 
     /** The three HKDF computations (RFC 5869 section 2). */

@@ -20,11 +20,11 @@ import java.util.Arrays;
  * password's keyed states and the staging buffer; the pads and the block on the heap are zeroed here, and
  * so is the output when a call fails. Handed out by {@code Algorithm.pbkdf2()} once its self-test has passed.
  */
-public final class NativePbkdf2 {
-    static final NativePbkdf2 INSTANCE = new NativePbkdf2();
+public final class Pbkdf2 {
+    static final Pbkdf2 INSTANCE = new Pbkdf2();
     private static final int INDEX_LENGTH = 4;
 
-    private NativePbkdf2() {
+    private Pbkdf2() {
     }
 
     /**
