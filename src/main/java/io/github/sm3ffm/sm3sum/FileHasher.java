@@ -19,7 +19,7 @@ import java.security.MessageDigest;
  * confined arena that is closed, unmapping it, as soon as OpenSSL has hashed it. Both reach the
  * {@code MessageDigest} as direct {@code ByteBuffer}s, which the provider hands to OpenSSL by address, so
  * the page cache is hashed in place: reading through a buffer was slower by the cost of the copy, and the
- * window size made no difference (docs/design.md has the measurements). 64 MiB keeps the address space
+ * window size made no difference (docs/design-notebook.md has the measurements). 64 MiB keeps the address space
  * used small and lets the progress line move a few times a second. Whatever follows (a file that grew, a
  * {@code /proc} file that reports size 0) and every pipe, device and standard input are read through the
  * same buffer until end of file.

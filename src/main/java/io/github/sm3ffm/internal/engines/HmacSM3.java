@@ -4,7 +4,7 @@ import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.NativeHmac;
+import io.github.sm3ffm.internal.libcrypto.MessageStream;
 import java.nio.ByteBuffer;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
@@ -19,7 +19,7 @@ import javax.crypto.SecretKey;
  * over the SM3 calls it chose once: the functions of OpenSSL's provider where it may call them directly, else
  * {@code EVP_MD_CTX}s (the facade's {@code HmacContext} says how, docs/design.md why).
  *
- * <p>Input takes the same paths as {@link SM3Digest} (see the facade's {@code NativeStream}): a new {@code Mac}
+ * <p>Input takes the same paths as {@link SM3Digest} (see the facade's {@code MessageStream}): a new {@code Mac}
  * holds no native memory, a short message is computed at {@code doFinal()} on a pooled context borrowed
  * for that call, and long messages, clones of them and reused {@code Mac}s claim one. {@code reset()} and
  * {@code doFinal()} keep the key; {@code clone()} copies the key and the message so far. Key checks
@@ -29,7 +29,7 @@ import javax.crypto.SecretKey;
  */
 public final class HmacSM3 extends MacSpi implements Cloneable {
     /** The key and the message so far; replaced in a {@link #clone()}, which copies both. */
-    private NativeHmac nat;
+    private MessageStream<?> nat;
 
     public HmacSM3() throws LibCryptoUnavailableException {
         nat = Algorithm.hmacStream();
@@ -63,7 +63,9 @@ public final class HmacSM3 extends MacSpi implements Cloneable {
 
     @Override
     protected void engineUpdate(byte input) {
-        nat.update(input);
+        if (!nat.append(input)) {
+            nat.update(new byte[] {input}, 0, 1);
+        }
     }
 
     @Override
@@ -77,12 +79,15 @@ public final class HmacSM3 extends MacSpi implements Cloneable {
 
     @Override
     protected void engineUpdate(ByteBuffer input) {
-        nat.update(input);
+        nat.update(input, 0, input.remaining());
+        input.position(input.limit());
     }
 
     @Override
     protected byte[] engineDoFinal() {
-        return nat.finish();
+        byte[] out = new byte[DIGEST_LENGTH];
+        nat.finish(out, 0);
+        return out;
     }
 
     @Override

@@ -2,7 +2,7 @@ package io.github.sm3ffm.internal.engines;
 
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.NativePbkdf2;
+import io.github.sm3ffm.internal.libcrypto.Pbkdf2;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
@@ -17,13 +17,13 @@ import javax.crypto.spec.PBEKeySpec;
 
 /**
  * {@code SecretKeyFactory} "PBKDF2WithHmacSM3": PBKDF2 (RFC 8018) with HMAC-SM3 as its PRF, computed on
- * the library's own HMAC-SM3 contexts (see {@link NativePbkdf2}). What it
+ * the library's own HMAC-SM3 contexts (see {@link Pbkdf2}). What it
  * accepts and refuses, and with which exception, follows the JDK's {@code PBKDF2WithHmacSHA256}
  * ({@code com.sun.crypto.provider.PBKDF2Core} and {@code PBKDF2KeyImpl}) call for call, and so does the
  * password's encoding (UTF-8, unpaired surrogates as '?').
  */
 public final class PBKDF2HmacSM3 extends SecretKeyFactorySpi {
-    private final NativePbkdf2 kdf;
+    private final Pbkdf2 kdf;
 
     public PBKDF2HmacSM3() throws LibCryptoUnavailableException {
         this.kdf = Algorithm.pbkdf2();

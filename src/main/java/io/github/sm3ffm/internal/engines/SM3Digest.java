@@ -4,24 +4,24 @@ import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.NativeSm3;
+import io.github.sm3ffm.internal.libcrypto.MessageStream;
 import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigestSpi;
 
 /**
  * SM3 (GB/T 32905-2016) as a {@link MessageDigestSpi}, computed by OpenSSL's {@code EVP_Digest*} on the
- * {@code EVP_MD} that the loader fetched once, or by the provider's own SM3 functions (see {@link NativeSm3}).
+ * {@code EVP_MD} that the loader fetched once, or by the provider's own SM3 functions (see the facade's {@code MessageStream}).
  *
  * <p>A new instance holds no native memory. Short messages wait on the Java heap and are hashed at
  * {@code digest()} on a context borrowed from a pool for that call; long messages, clones of them and
  * reused instances claim a pooled context that comes back when they finish or die (the facade's
- * {@code NativeStream} and {@code ContextPool} say how, docs/design.md why). Argument checks mirror the
+ * {@code MessageStream} and {@code ContextPool} say how, docs/design.md why). Argument checks mirror the
  * JDK's own digests ({@code sun.security.provider.DigestBase}) call for call.
  */
 public final class SM3Digest extends MessageDigestSpi implements Cloneable {
     /** Not final: {@link #clone()} gives the copy a stream of its own, as the JDK's digests do. */
-    private NativeSm3 nat;
+    private MessageStream<?> nat;
 
     public SM3Digest() throws LibCryptoUnavailableException {
         nat = Algorithm.sm3Stream();
@@ -34,7 +34,9 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
 
     @Override
     protected void engineUpdate(byte input) {
-        nat.update(input);
+        if (!nat.append(input)) {
+            nat.update(new byte[] {input}, 0, 1);
+        }
     }
 
     @Override
@@ -47,12 +49,15 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
 
     @Override
     protected void engineUpdate(ByteBuffer input) {
-        nat.update(input);
+        nat.update(input, 0, input.remaining());
+        input.position(input.limit());
     }
 
     @Override
     protected byte[] engineDigest() {
-        return nat.finish();
+        byte[] out = new byte[DIGEST_LENGTH];
+        nat.finish(out, 0);
+        return out;
     }
 
     @Override

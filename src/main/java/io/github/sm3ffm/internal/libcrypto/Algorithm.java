@@ -59,6 +59,8 @@ public enum Algorithm {
     };
 
     private static final HexFormat HEX = HexFormat.of();
+    /** SM3("abc"), GB/T 32905-2016 Appendix A example 1: also what the provider's own functions must give. */
+    static final String SM3_ABC = "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0";
 
     private final String displayName;
     /** Empty when usable, else why not; null until decided. */
@@ -90,6 +92,11 @@ public enum Algorithm {
         return o;
     }
 
+    /** Whether a lasting decision was made, for tests. */
+    boolean decided() {
+        return outcome != null;
+    }
+
     /** Throws why this algorithm cannot be handed out, if it cannot. */
     public void check() throws LibCryptoUnavailableException {
         Optional<LibCryptoUnavailableException> o = unavailability();
@@ -99,33 +106,33 @@ public enum Algorithm {
     }
 
     /** A stream for a new SM3 message, for the {@code MessageDigest} engine. */
-    public static NativeSm3 sm3Stream() throws LibCryptoUnavailableException {
+    public static MessageStream<?> sm3Stream() throws LibCryptoUnavailableException {
         SM3.check();
-        return new NativeSm3();
+        return MessageStream.sm3();
     }
 
     /** A stream that needs a key next, for the {@code Mac} engine. */
-    public static NativeHmac hmacStream() throws LibCryptoUnavailableException {
+    public static MessageStream<?> hmacStream() throws LibCryptoUnavailableException {
         HMAC_SM3.check();
-        return new NativeHmac();
+        return MessageStream.hmac();
     }
 
     /** PBKDF2 with HMAC-SM3. */
-    public static NativePbkdf2 pbkdf2() throws LibCryptoUnavailableException {
+    public static Pbkdf2 pbkdf2() throws LibCryptoUnavailableException {
         PBKDF2_HMAC_SM3.check();
-        return NativePbkdf2.INSTANCE;
+        return Pbkdf2.INSTANCE;
     }
 
     /** HKDF with HMAC-SM3. */
-    public static NativeHkdf hkdf() throws LibCryptoUnavailableException {
+    public static Hkdf hkdf() throws LibCryptoUnavailableException {
         HKDF_SM3.check();
-        return NativeHkdf.INSTANCE;
+        return Hkdf.INSTANCE;
     }
 
     /** The X9.63 KDF with SM3. */
-    public static NativeX963Kdf x963Kdf() throws LibCryptoUnavailableException {
+    public static X963Kdf x963Kdf() throws LibCryptoUnavailableException {
         X963KDF_SM3.check();
-        return NativeX963Kdf.INSTANCE;
+        return X963Kdf.INSTANCE;
     }
 
     /** A decision, and whether it holds for the JVM's life. */
@@ -169,14 +176,15 @@ public enum Algorithm {
     private static String sm3SelfTest() {
         byte[] abc = {'a', 'b', 'c'};
         byte[] abcd16 = "abcd".repeat(16).getBytes(StandardCharsets.US_ASCII);
-        NativeSm3 sm3 = new NativeSm3();
+        MessageStream<?> sm3 = MessageStream.sm3();
         byte[] first = new byte[Sm3Sizes.DIGEST_LENGTH];
         byte[] second = new byte[Sm3Sizes.DIGEST_LENGTH];
         sm3.update(abc, 0, abc.length);
         sm3.finish(first, 0);
-        sm3.update(ByteBuffer.wrap(abcd16).asReadOnlyBuffer());
+        ByteBuffer readOnly = ByteBuffer.wrap(abcd16).asReadOnlyBuffer();
+        sm3.update(readOnly, 0, readOnly.remaining());
         sm3.finish(second, 0);
-        return differs("SM3(\"abc\")", first, "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0",
+        return differs("SM3(\"abc\")", first, SM3_ABC,
                 "SM3(\"abcd\" x 16)", second, "debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
     }
 
@@ -191,7 +199,7 @@ public enum Algorithm {
                 .getBytes(StandardCharsets.US_ASCII);
         byte[] message2 = new byte[50];
         Arrays.fill(message2, (byte) 0xcd);
-        NativeHmac mac = new NativeHmac();
+        MessageStream<?> mac = MessageStream.hmac();
         byte[] first = new byte[Sm3Sizes.DIGEST_LENGTH];
         byte[] second = new byte[Sm3Sizes.DIGEST_LENGTH];
         mac.init(key1);
@@ -215,8 +223,8 @@ public enum Algorithm {
         byte[] password = "password".getBytes(StandardCharsets.US_ASCII);
         byte[] salt = "salt".getBytes(StandardCharsets.US_ASCII);
         int length = 40;
-        byte[] derived = NativePbkdf2.INSTANCE.derive(password, salt, 2, length);
-        NativeHmac prf = new NativeHmac();
+        byte[] derived = Pbkdf2.INSTANCE.derive(password, salt, 2, length);
+        MessageStream<?> prf = MessageStream.hmac();
         prf.init(password);
         byte[] expected = new byte[length];
         byte[] u1 = new byte[Sm3Sizes.DIGEST_LENGTH];
@@ -246,23 +254,23 @@ public enum Algorithm {
         byte[] salt = HEX.parseHex("000102030405060708090a0b0c");
         byte[] info = HEX.parseHex("f0f1f2f3f4f5f6f7f8f9");
         String okm = "c69fe91b7aaee2dd5718d72dcaee0cce93f1b8e41f792da51261b6a517e68b36ed2c595572b01dfa359b";
-        NativeHkdf hkdf = NativeHkdf.INSTANCE;
-        byte[] prk = hkdf.derive(NativeHkdf.Mode.EXTRACT, ikm, salt, new byte[0], Sm3Sizes.DIGEST_LENGTH);
+        Hkdf hkdf = Hkdf.INSTANCE;
+        byte[] prk = hkdf.derive(Hkdf.Mode.EXTRACT, ikm, salt, new byte[0], Sm3Sizes.DIGEST_LENGTH);
         return differs("extract", prk, "e0d6f7b0bd056327b7659f1f39ad850561fbcf4fb10fb58e88eafa55cf7cd01e",
-                "expand", hkdf.derive(NativeHkdf.Mode.EXPAND, prk, new byte[0], info, 42), okm,
-                "extract then expand", hkdf.derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
+                "expand", hkdf.derive(Hkdf.Mode.EXPAND, prk, new byte[0], info, 42), okm,
+                "extract then expand", hkdf.derive(Hkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 42), okm);
     }
 
     /** GM/T 0003.4-2012 Annex A.2 example 2, step A5 (t = KDF(x2 || y2, 152)); then with a SharedInfo. */
     private static String x963SelfTest() {
         byte[] z = HEX.parseHex("64d20d27d0632957f8028c1e024f6b02edf23102a566c932ae8bd613a8e865fe"
                 + "58d225eca784ae300a81a2d48281a828e1cedf11c4219099840265375077bf78");
-        NativeX963Kdf x963 = NativeX963Kdf.INSTANCE;
+        X963Kdf x963 = X963Kdf.INSTANCE;
         byte[] t = x963.derive(z, new byte[0], 19);
         // Two counter blocks over Z || counter || info, by SM3 itself, which has passed its own test.
         byte[] info = {'s', 'm', '3'};
         byte[] expected = new byte[40];
-        NativeSm3 sm3 = new NativeSm3();
+        MessageStream<?> sm3 = MessageStream.sm3();
         byte[] block = new byte[Sm3Sizes.DIGEST_LENGTH];
         for (int counter = 1; counter <= 2; counter++) {
             sm3.update(z, 0, z.length);

@@ -95,16 +95,16 @@ interface Backend {
 
     /**
      * The one place that maps what the loaded libcrypto offers to a backend: the provider's functions where
-     * {@link DirectSm3} found and checked them, copied as {@link DirectSm3#COPIES} says; else EVP.
+     * {@link DirectSm3} found and checked them, copied as the offer says; else EVP.
      */
-    static Backend choose(boolean direct, DirectSm3.Copies copies) {
-        if (!direct) {
-            return new EvpBackend();
+    static Backend choose(DirectSm3.Offer offer) {
+        if (offer.reason() != null) {
+            return new EvpBackend(offer.reason());
         }
-        return switch (copies) {
-            case COPYCTX -> new ProviderBackend.Copyctx();
-            case STATE_BYTES -> new ProviderBackend.StateBytes();
-            case DUPCTX -> new ProviderBackend.Dupctx();
+        return switch (offer.copies()) {
+            case COPYCTX -> new ProviderBackend.Copyctx(offer.provider());
+            case STATE_BYTES -> new ProviderBackend.StateBytes(offer.provider());
+            case DUPCTX -> new ProviderBackend.Dupctx(offer.provider());
         };
     }
 
@@ -118,7 +118,7 @@ interface Backend {
 
         private static synchronized Backend make() {
             made = true;
-            Backend chosen = choose(DirectSm3.ENABLED, DirectSm3.COPIES);
+            Backend chosen = choose(DirectSm3.OFFER);
             return decorator == null ? chosen : decorator.apply(chosen);
         }
 

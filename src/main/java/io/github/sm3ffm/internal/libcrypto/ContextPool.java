@@ -1,5 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
@@ -8,20 +9,19 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 
 /**
  * Native contexts of one kind, lent so that native memory is held only while it is needed, and the owner of
- * what is left in them: a context comes back only through {@link #giveBack}, which clears what a key or
- * secret left in it ({@link PooledContext#scrub}) before anyone else can borrow it, and frees a context whose
- * call failed, its state unknown.
+ * what is left in them: contexts are made here ({@link #borrow}), come back only through {@link #giveBack}, which
+ * clears every state and staging byte its user left before anyone else can borrow it, and are freed here, a
+ * context whose call failed at once, its state unknown.
  *
  * <ul>
  * <li><b>Borrowed</b> ({@link #borrow}) for the length of one call: a short message is hashed at
  * {@code digest()} on a borrowed context, a KDF derives on one, and a new engine holds no native memory.</li>
  * <li><b>Claimed</b> ({@link #claim}) by an engine that must keep OpenSSL state between calls. The claim is
  * a phantom reference to the owner: when the owner dies unfinished, the GC enqueues the claim, and the next
- * thread that borrows or claims gives the context back. Reclamation so runs at the pace of allocation, on
+ * stream that borrows gives the context back ({@link #takeDead}). Reclamation so runs at the pace of allocation, on
  * the allocating threads, and never waits for a thread that may starve.</li>
  * </ul>
  *
@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * compare-and-set (no lock: virtual threads never block here), with each thread looking at {@link #PROBES}
  * slots from its own; contexts it finds no room for are freed. So the pool keeps at most 16 contexts idle on
  * a 2-core machine, about 20 KiB. Each slot has a cache line to itself ({@link #SLOT_STRIDE}): threads whose
- * slots differ never invalidate each other's line, however many take and give back at once (docs/design.md,
+ * slots differ never invalidate each other's line, however many take and give back at once (docs/design-notebook.md,
  * "The pool under many threads").
  *
  * <p>Claims are bounded as the JDK bounds direct buffers ({@code java.nio.Bits.reserveMemory}): past
@@ -42,9 +42,10 @@ import java.util.function.Supplier;
  */
 final class ContextPool<C extends PooledContext> {
     /** SM3 contexts, for digests and the X9.63 KDF. */
-    static final ContextPool<Sm3Context> SM3 = new ContextPool<>(Sm3Context::allocate);
+    static final ContextPool<Sm3Context> SM3 = new ContextPool<>(false);
     /** HMAC-SM3 contexts, for Macs and HKDF. */
-    static final ContextPool<HmacContext> HMAC = new ContextPool<>(HmacContext::allocate);
+    static final ContextPool<HmacContext> HMAC = new ContextPool<>(true);
+    private static final Backend BACKEND = PooledContext.BACKEND;
 
     static final int IDLE_PER_CPU = 8;
     /**
@@ -62,7 +63,8 @@ final class ContextPool<C extends PooledContext> {
     // Waits of 1, 2, 4, ... 256 ms for reclaimed contexts after asking for a collection, as Bits does.
     private static final int MAX_SLEEPS = 9;
 
-    private final Supplier<C> factory;
+    /** Whether this pool's contexts are HMAC contexts (three SM3 states), else SM3 contexts (one). */
+    private final boolean hmac;
     private final AtomicReferenceArray<C> idle;
     private final int mask;
     private final ReferenceQueue<Object> dead = new ReferenceQueue<>();
@@ -70,9 +72,8 @@ final class ContextPool<C extends PooledContext> {
     private final ReentrantLock reclaiming = new ReentrantLock();
     private volatile int limit = CLAIM_LIMIT;
 
-    /** {@code factory} allocates a new native context, or throws {@code ProviderException}. */
-    ContextPool(Supplier<C> factory) {
-        this.factory = factory;
+    ContextPool(boolean hmac) {
+        this.hmac = hmac;
         int slots = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * IDLE_PER_CPU);
         // Slot i at element (i + 1) * SLOT_STRIDE: a stride of padding before the first and after the last.
         this.idle = new AtomicReferenceArray<>((slots + 1) * SLOT_STRIDE);
@@ -93,9 +94,12 @@ final class ContextPool<C extends PooledContext> {
         }
     }
 
-    /** A context for one call, holding no one's secret: the caller starts a message before use. */
+    /**
+     * A context for one call, holding nothing of anyone's: an idle one, or a new one. Native memory is allocated
+     * here and nowhere else, and freed by {@link #giveBack} or by {@link #free}.
+     */
+    @SuppressWarnings("unchecked")
     C borrow() {
-        reclaimDead();
         int start = home();
         for (int i = 0; i < PROBES; i++) {
             int e = element((start + i) & mask);
@@ -104,34 +108,72 @@ final class ContextPool<C extends PooledContext> {
                 return c;
             }
         }
-        return factory.get();
+        // Each allocation that fails frees the ones before it.
+        MemorySegment staging = BACKEND.allocate(PooledContext.STAGING_SIZE);
+        MemorySegment[] states = new MemorySegment[hmac ? 3 : 1];
+        int made = 0;
+        try {
+            for (; made < states.length; made++) {
+                states[made] = BACKEND.newContext();
+            }
+        } catch (RuntimeException e) {
+            for (int i = 0; i < made; i++) {
+                BACKEND.free(states[i]);
+            }
+            BACKEND.release(staging);
+            throw e;
+        }
+        return (C) (hmac ? new HmacContext(states[0], states[1], states[2], staging)
+                : new Sm3Context(states[0], staging));
     }
 
     /**
      * The one way back into the pool, for a context that its user will not touch again, claimed or borrowed.
-     * Ends its claim; an {@code intact} context is cleared of what a key or secret left in it and kept idle
-     * (freed when the pool is full); a context whose call failed is freed, which clears it too.
+     * Nothing for null. Ends its claim; an {@code intact} context is cleared of everything its user left and kept
+     * idle (freed when the pool is full); a context whose call failed is freed, which clears it too.
      */
     void giveBack(C c, boolean intact) {
-        Reference<Object> k = c.claim;
-        if (k != null) {
-            c.claim = null;
-            // A cleared reference is never enqueued: the context cannot be reclaimed a second time.
-            k.clear();
-            claimed.decrementAndGet();
-        }
-        if (intact) {
-            try {
-                c.scrub();
-            } catch (RuntimeException e) {
-                // Its state is unknown now: freeing it clears it.
-                intact = false;
+        // Then the contexts of owners that died holding them, which this thread reclaims on its way.
+        for (; c != null; c = takeDead(), intact = true) {
+            Reference<Object> k = c.claim;
+            if (k != null) {
+                c.claim = null;
+                // A cleared reference is never enqueued: the context cannot be reclaimed a second time.
+                k.clear();
+                claimed.decrementAndGet();
+            }
+            if (intact) {
+                try {
+                    // Every SM3 state it holds (a message's, a key's, a finished digest's) and every staging byte.
+                    BACKEND.clear(c.ctx);
+                    if (c instanceof HmacContext h && h.keyed) {
+                        h.keyed = false;
+                        BACKEND.clear(h.inner);
+                        BACKEND.clear(h.outer);
+                    }
+                    c.staging.fill((byte) 0);
+                    c.primed = true;
+                } catch (RuntimeException e) {
+                    // Its state is unknown now: freeing it clears it.
+                    intact = false;
+                }
+            }
+            if (!intact || !keepIdle(c)) {
+                free(c);
             }
         }
-        if (intact && keepIdle(c)) {
-            return;
+    }
+
+    /** Frees everything {@code c} holds, once (OpenSSL clears SM3 states as it frees them). */
+    static void free(PooledContext c) {
+        if (c.unregister()) {
+            BACKEND.free(c.ctx);
+            if (c instanceof HmacContext h) {
+                BACKEND.free(h.inner);
+                BACKEND.free(h.outer);
+            }
+            BACKEND.release(c.staging);
         }
-        c.free();
     }
 
     private boolean keepIdle(C c) {
@@ -145,27 +187,7 @@ final class ContextPool<C extends PooledContext> {
         return false;
     }
 
-    /** A context borrowed from the pool holding a copy of {@code c}'s state; {@code c} is only read. */
-    C copy(C c) {
-        C n = borrow();
-        try {
-            c.copyTo(n);
-        } catch (RuntimeException e) {
-            // It may be half copied.
-            giveBack(n, false);
-            throw e;
-        }
-        return n;
-    }
-
-    /** A context that {@code owner} keeps across calls until it gives it back, or until it dies. */
-    C claim(Object owner) {
-        // Bounded before acquiring, so that contexts reclaimed meanwhile serve this claim.
-        boundClaims();
-        return register(owner, borrow());
-    }
-
-    /** Claims for {@code owner} a context borrowed for it, such as one from {@link #copy}. */
+    /** Claims for {@code owner}, which keeps it across calls until it gives it back or dies, a context it borrowed. */
     C claim(Object owner, C c) {
         boundClaims();
         return register(owner, c);
@@ -187,6 +209,23 @@ final class ContextPool<C extends PooledContext> {
     // context it took puts it where it will look first next time.
     private static int home() {
         return (int) ((Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L) >>> 40);
+    }
+
+    /**
+     * A context whose owner died holding its claim, or null. {@link #giveBack} reclaims them all after the context
+     * it was given (and a stream gives back none, {@code giveBack(takeDead(), true)}, before it borrows), so that
+     * reclamation runs at the pace of allocation, on the allocating threads, with the clearing one frame below.
+     */
+    @SuppressWarnings("unchecked")
+    C takeDead() {
+        for (Reference<?> r; (r = dead.poll()) != null; ) {
+            Claim k = (Claim) r;
+            // Unless the owner gave it back before it died, and it serves someone else now.
+            if (k.context.claim == k) {
+                return (C) k.context;
+            }
+        }
+        return null;
     }
 
     private void reclaimDead() {

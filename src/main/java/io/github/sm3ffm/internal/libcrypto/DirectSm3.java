@@ -45,7 +45,7 @@ import java.util.Map;
  *
  * <p>Why: on OpenSSL 3.0, EVP adds checks, the {@code EVP_MD_CTX} indirection and, in
  * {@code EVP_MD_CTX_copy_ex}, a reset and reference counting around {@code dupctx}, a share of a short digest
- * worth the path (docs/design.md has the measurements). On OpenSSL 3.5 and later EVP's share is smaller; the
+ * worth the path (docs/design-notebook.md has the measurements). On OpenSSL 3.5 and later EVP's share is smaller; the
  * path is the same.
  *
  * <p>EVP's guarantees are kept, or the path is not used and EVP serves every call:
@@ -84,11 +84,11 @@ final class DirectSm3 {
     // Not critical: init and dupctx are the first native call of a message and of a clone. Only an ordinary
     // downcall clears the upper halves of the vector registers on its way back (HotSpot's vzeroupper after
     // the transition); on CPUs with AVX-512, wide-vector JIT code before a critical call slowed the SM3 calls
-    // after it in some JVMs (docs/design.md). The EVP path's init showed no such fork and stays critical.
+    // after it in some JVMs (docs/design-notebook.md). The EVP path's init showed no such fork and stays critical.
     static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
     // copyctx takes dupctx's place where the provider has it (null elsewhere), ordinary for the same reason:
-    // linked critical, it slowed PBKDF2 on OpenSSL 3.5 (docs/design.md).
+    // linked critical, it slowed PBKDF2 on OpenSSL 3.5 (docs/design-notebook.md).
     static final MethodHandle COPYCTX = link(FOUND.copyctx, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     // Update is linked twice: critical for short input (heap arrays read in place, no thread transition),
     // ordinary for long native input, during which GC may run; that one on first use (see Ordinary).
@@ -110,7 +110,7 @@ final class DirectSm3 {
     /** System property: {@code false} keeps contexts from being copied as {@code SM3_CTX} bytes (dupctx instead). */
     static final String STATE_COPY_PROPERTY = "sm3ffm.sm3.stateCopy";
 
-    /** How the provider's contexts are copied; decided here once, and {@link Sm3Calls#SELECTED} is that decision. */
+    /** How the provider's contexts are copied; decided here once, and {@link Backend#choose} maps it to a backend. */
     enum Copies {
         /** With its copyctx, into an existing context (OpenSSL 3.5 and later). */
         COPYCTX,
@@ -125,6 +125,16 @@ final class DirectSm3 {
 
     /** The way contexts are copied; null when EVP serves SM3. */
     static final Copies COPIES = ENABLED ? copies() : null;
+
+    /**
+     * What the loaded libcrypto offers SM3's direct path: why the provider's functions are not used (null when
+     * they are), whose they are, and how its contexts are copied. {@link Backend#choose} maps it to a backend.
+     */
+    record Offer(String reason, String provider, Copies copies) {
+    }
+
+    /** The offer of this JVM's libcrypto, decided once. */
+    static final Offer OFFER = new Offer(REASON, PROVIDER_NAME, COPIES);
 
     private DirectSm3() {
     }
@@ -243,30 +253,40 @@ final class DirectSm3 {
         }
     }
 
-    /** OpenSSL_version_num() of 3.0.0 and 3.5.0: releases in between have OpenSSL's SM3_CTX and no copyctx. */
-    private static final long OPENSSL_3_0 = 0x3000_0000L;
+    /** OpenSSL_version_num() of 3.5.0: releases from 3.0 up to it have OpenSSL's SM3_CTX and no copyctx. */
     private static final long OPENSSL_3_5 = 0x3050_0000L;
 
     private static Copies copies() {
-        if (COPYCTX != null) {
+        return copies(COPYCTX != null, System.getProperty(STATE_COPY_PROPERTY), PROVIDER_NAME, OpenSSL_version_num(),
+                () -> {
+                    try {
+                        return Sm3CtxLayout.proved(Sm3CtxLayout.Calls.LINKED) && copyCheck();
+                    } catch (Throwable t) {
+                        return false;
+                    }
+                });
+    }
+
+    /**
+     * How the provider's contexts are copied, from what the loaded libcrypto offers: its copyctx where it has one;
+     * else OpenSSL's own {@code SM3_CTX} as bytes, only from OpenSSL 3.0 to 3.4's default provider, unless
+     * {@code stateCopy} is "false", and only once {@code layoutProved} (read-only, asked last, so that nothing is
+     * written into a context as bytes before its layout is proved) says yes; else its dupctx.
+     */
+    static Copies copies(boolean copyctx, String stateCopy, String providerName, long versionNum,
+                         java.util.function.BooleanSupplier layoutProved) {
+        if (copyctx) {
             return Copies.COPYCTX;
         }
-        if ("false".equalsIgnoreCase(System.getProperty(STATE_COPY_PROPERTY)) || !"default".equals(PROVIDER_NAME)
-                || !hasSm3Ctx(OpenSSL_version_num())) {
+        if ("false".equalsIgnoreCase(stateCopy) || !"default".equals(providerName) || !hasSm3Ctx(versionNum)) {
             return Copies.DUPCTX;
         }
-        try {
-            // Read-only first: nothing is written into a context as bytes before its layout is proved.
-            return Sm3CtxLayout.proved() && copyCheck()
-                    ? Copies.STATE_BYTES : Copies.DUPCTX;
-        } catch (Throwable t) {
-            return Copies.DUPCTX;
-        }
+        return layoutProved.getAsBoolean() ? Copies.STATE_BYTES : Copies.DUPCTX;
     }
 
     /** Whether {@code versionNum}, OpenSSL_version_num(), is a release from 3.0 to 3.4. */
     static boolean hasSm3Ctx(long versionNum) {
-        return versionNum >= OPENSSL_3_0 && versionNum < OPENSSL_3_5;
+        return versionNum >= LibCrypto.OPENSSL_3_0 && versionNum < OPENSSL_3_5;
     }
 
     /**
@@ -346,7 +366,7 @@ final class DirectSm3 {
                 rc &= (int) FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH);
                 String digest = HexFormat.of().formatHex(out.toArray(JAVA_BYTE));
                 if (rc != 1 || outl.get(JAVA_LONG, 0) != Sm3Sizes.DIGEST_LENGTH
-                        || !digest.equals("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0")) {
+                        || !digest.equals(Algorithm.SM3_ABC)) {
                     return "the provider's SM3 functions gave SM3(\"abc\") = " + digest;
                 }
                 return null;

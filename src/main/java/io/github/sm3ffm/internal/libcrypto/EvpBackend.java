@@ -39,9 +39,16 @@ final class EvpBackend implements Backend {
     // Contexts are asked for only once SM3 has passed its self-test, so the fetch has succeeded.
     private final MemorySegment md = LibCrypto.fetchedSm3();
 
+    /** Why the provider's own functions are not used. */
+    private final String reason;
+
+    EvpBackend(String reason) {
+        this.reason = reason;
+    }
+
     @Override
     public String description() {
-        return "EVP (" + DirectSm3.REASON + ")";
+        return "EVP (" + reason + ")";
     }
 
     @Override

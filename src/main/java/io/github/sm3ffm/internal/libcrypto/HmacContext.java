@@ -5,7 +5,6 @@ import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 
 /**
  * HMAC-SM3 (RFC 2104), written once over the SM3 operations of the selected backend ({@link Backend}): the
@@ -15,41 +14,34 @@ import java.util.Arrays;
  * extract) starts from the pads themselves: the same compressions, without the two copies.
  *
  * <p>The pads (K0 XOR ipad, K0 XOR opad: 128 bytes, {@link #padsOf}) stay with the caller on the Java heap,
- * as the JDK's own HMAC keeps them, and the key itself is not kept. Everything an HMAC leaves in this context
- * derives from a key (the keyed states, a message's state, a finished MAC, which inside a KDF is a derived
- * key, and the staging bytes); the pool clears all of it ({@link #scrub}) before it lends the context again, as
- * it does every context.
+ * as the JDK's own HMAC keeps them, and the key itself is not kept. Everything an HMAC leaves here derives from a
+ * key; the pool clears all of it before it lends the context again, as it does every context.
+ *
+ * <p>Staging regions besides the common ones: {@link #pads} (both pads while they are absorbed, 128), and
+ * {@link #outerBlock}, the outer pad followed by {@link #innerDigest}, hashed as one update.
  */
 final class HmacContext extends PooledContext {
     MemorySegment inner;
     MemorySegment outer;
-    /** Where the inner digest goes without keyed states: past the outer pad copied in front of it. */
+    /** Both pads, at the start of the buffer, while {@link #key} absorbs them. */
+    private final MemorySegment pads;
+    /** The inner pad alone, or the outer pad of {@link #outerBlock}. */
+    private final MemorySegment firstBlock;
+    /** Where the inner digest goes without keyed states: just past the outer pad copied in front of it. */
     private final MemorySegment innerDigest;
+    /** The outer pad and the inner digest behind it. */
+    private final MemorySegment outerBlock;
     /** Whether {@code inner} and {@code outer} hold a key's pads. */
-    private boolean keyed;
+    boolean keyed;
 
-    private HmacContext(MemorySegment ctx, MemorySegment staging) {
+    HmacContext(MemorySegment ctx, MemorySegment inner, MemorySegment outer, MemorySegment staging) {
         super(ctx, staging);
-        innerDigest = staging.asSlice(BLOCK_SIZE, DIGEST_LENGTH);
-    }
-
-    static HmacContext allocate() {
-        MemorySegment staging = allocateStaging();
-        HmacContext c;
-        try {
-            c = new HmacContext(BACKEND.newContext(), staging);
-        } catch (RuntimeException e) {
-            freeStaging(staging);
-            throw e;
-        }
-        try {
-            c.inner = BACKEND.newContext();
-            c.outer = BACKEND.newContext();
-        } catch (RuntimeException e) {
-            c.free();
-            throw e;
-        }
-        return c;
+        this.inner = inner;
+        this.outer = outer;
+        this.pads = staging.asSlice(0, PADS_LENGTH);
+        this.firstBlock = staging.asSlice(0, BLOCK_SIZE);
+        this.innerDigest = staging.asSlice(BLOCK_SIZE, DIGEST_LENGTH);
+        this.outerBlock = staging.asSlice(0, BLOCK_SIZE + DIGEST_LENGTH);
     }
 
     /**
@@ -57,81 +49,79 @@ final class HmacContext extends PooledContext {
      * digest (hashed here, in place) when it is longer than a block. The caller zeroes them when done.
      */
     byte[] padsOf(byte[] key) {
-        if (key.length > BLOCK_SIZE) {
-            byte[] pads = new byte[2 * BLOCK_SIZE];
-            startMessage();
-            // In place, not through the staging buffer, which would keep key bytes past the digest.
-            updateInPlace(key, 0, key.length);
-            BACKEND.finalInto(ctx, staging, writtenLength);
-            output(pads, 0, DIGEST_LENGTH);
-            staging.asSlice(0, DIGEST_LENGTH).fill((byte) 0);
-            return xorPads(pads);
-        }
-        return padsOfBlock(key);
-    }
-
-    /** The pads of a key of at most a block. */
-    private static byte[] padsOfBlock(byte[] key) {
-        byte[] pads = new byte[2 * BLOCK_SIZE];
-        System.arraycopy(key, 0, pads, 0, key.length);
-        return xorPads(pads);
-    }
-
-    /** K0, at the start of {@code pads}, turned into K0 XOR ipad and K0 XOR opad in place. */
-    private static byte[] xorPads(byte[] pads) {
-        for (int i = 0; i < BLOCK_SIZE; i++) {
-            pads[BLOCK_SIZE + i] = (byte) (pads[i] ^ 0x5c);
-            pads[i] ^= 0x36;
-        }
-        return pads;
-    }
-
-    /**
-     * The pads of {@code key} for a caller that holds no context: a key longer than a block is hashed on a context
-     * borrowed for that, which goes back cleared.
-     */
-    static byte[] pads(byte[] key) {
         if (key.length <= BLOCK_SIZE) {
             return padsOfBlock(key);
         }
-        HmacContext c = ContextPool.HMAC.borrow();
-        boolean intact = false;
-        try {
-            byte[] pads = c.padsOf(key);
-            intact = true;
-            return pads;
-        } finally {
-            ContextPool.HMAC.giveBack(c, intact);
+        byte[] k = new byte[PADS_LENGTH];
+        if (primed) {
+            primed = false;
+        } else {
+            BACKEND.init(ctx);
         }
+        // In place, not through the staging buffer, which would keep key bytes past the digest.
+        MemorySegment whole = MemorySegment.ofArray(key);
+        for (int at = 0; at < key.length; at += CRITICAL_CHUNK) {
+            int n = Math.min(CRITICAL_CHUNK, key.length - at);
+            BACKEND.update(ctx, whole.asSlice(at, n), n);
+        }
+        BACKEND.finalInto(ctx, output, writtenLength);
+        MemorySegment.copy(output, JAVA_BYTE, 0, k, 0, DIGEST_LENGTH);
+        output.fill((byte) 0);
+        return xorPads(k);
+    }
+
+    /** The pads of a key of at most a block, which need no hashing. */
+    static byte[] padsOfBlock(byte[] key) {
+        byte[] k = new byte[PADS_LENGTH];
+        System.arraycopy(key, 0, k, 0, key.length);
+        return xorPads(k);
+    }
+
+    /** K0, at the start of {@code k}, turned into K0 XOR ipad and K0 XOR opad in place. */
+    private static byte[] xorPads(byte[] k) {
+        for (int i = 0; i < BLOCK_SIZE; i++) {
+            k[BLOCK_SIZE + i] = (byte) (k[i] ^ 0x5c);
+            k[i] ^= 0x36;
+        }
+        return k;
     }
 
     /** Absorbs {@code pads} into the inner and outer states, from which every later message starts. */
+    @Override
     void key(byte[] pads) {
         keyed = true;
         BACKEND.init(inner);
         BACKEND.init(outer);
         try {
-            MemorySegment.copy(pads, 0, staging, JAVA_BYTE, 0, 2 * BLOCK_SIZE);
-            BACKEND.update(inner, staging, BLOCK_SIZE);
-            BACKEND.update(outer, staging.asSlice(BLOCK_SIZE, BLOCK_SIZE), BLOCK_SIZE);
+            MemorySegment.copy(pads, 0, this.pads, JAVA_BYTE, 0, PADS_LENGTH);
+            BACKEND.update(inner, firstBlock, BLOCK_SIZE);
+            BACKEND.update(outer, this.pads.asSlice(BLOCK_SIZE), BLOCK_SIZE);
         } finally {
-            staging.asSlice(0, 2 * BLOCK_SIZE).fill((byte) 0);
+            this.pads.fill((byte) 0);
         }
     }
 
-    /** Whether {@link #key} has loaded a key's pads since the context was last scrubbed. */
-    boolean keyed() {
-        return keyed;
-    }
-
-    /** Starts a message: from a copy of the keyed inner state, or else from the inner pad of {@code pads}. */
-    void start(byte[] pads) {
+    /**
+     * Starts a message: from a copy of the keyed inner state, or else from the inner pad of {@code pads}. HMAC
+     * states never wait on the heap: {@code parked} is always null.
+     */
+    @Override
+    void begin(byte[] pads, byte[] parked) {
+        if (pads == null) {
+            throw new IllegalStateException("HmacSM3 has no key");
+        }
         if (keyed) {
             primed = false;
             ctx = BACKEND.copy(inner, ctx);
-        } else {
-            startFromPad(pads, 0);
+            return;
         }
+        if (primed) {
+            primed = false;
+        } else {
+            BACKEND.init(ctx);
+        }
+        MemorySegment.copy(pads, 0, input, JAVA_BYTE, 0, BLOCK_SIZE);
+        BACKEND.update(ctx, firstBlock, BLOCK_SIZE);
     }
 
     /**
@@ -140,30 +130,30 @@ final class HmacContext extends PooledContext {
      */
     void start(byte[] pads, byte[] message, int offset, int length) {
         if (keyed || BLOCK_SIZE + length > STAGING_SIZE) {
-            start(pads);
+            begin(pads, null);
             updateArray(message, offset, length);
             return;
         }
-        MemorySegment.copy(message, offset, staging, JAVA_BYTE, BLOCK_SIZE, length);
-        startFromPad(pads, length);
+        if (primed) {
+            primed = false;
+        } else {
+            BACKEND.init(ctx);
+        }
+        MemorySegment.copy(pads, 0, input, JAVA_BYTE, 0, BLOCK_SIZE);
+        MemorySegment.copy(message, offset, input, JAVA_BYTE, BLOCK_SIZE, length);
+        BACKEND.update(ctx, input, BLOCK_SIZE + length);
     }
 
-    /** Init, then the inner pad and the {@code staged} bytes behind it in the staging buffer, in one update. */
-    private void startFromPad(byte[] pads, int staged) {
-        startMessage();
-        MemorySegment.copy(pads, 0, staging, JAVA_BYTE, 0, BLOCK_SIZE);
-        update(staging, BLOCK_SIZE + staged);
-    }
-
-    /** Finishes the message into the first 32 bytes of the staging buffer: the outer hash of the inner digest. */
+    /** Finishes the message into {@link #output}: the outer hash of the inner digest. */
+    @Override
     void finish(byte[] pads) {
         if (keyed) {
-            BACKEND.finalInto(ctx, staging, writtenLength);
+            BACKEND.finalInto(ctx, output, writtenLength);
             // On a copy of the keyed outer state that lives for this hash only (the inner one is done).
             MemorySegment o = BACKEND.copyForOneMessage(outer, ctx);
             try {
-                BACKEND.update(o, staging, DIGEST_LENGTH);
-                BACKEND.finalInto(o, staging, writtenLength);
+                BACKEND.update(o, output, DIGEST_LENGTH);
+                BACKEND.finalInto(o, output, writtenLength);
             } finally {
                 BACKEND.dropCopy(o, ctx);
             }
@@ -172,15 +162,9 @@ final class HmacContext extends PooledContext {
         // The outer pad in front of the inner digest: one update of both.
         BACKEND.finalInto(ctx, innerDigest, writtenLength);
         BACKEND.init(ctx);
-        MemorySegment.copy(pads, BLOCK_SIZE, staging, JAVA_BYTE, 0, BLOCK_SIZE);
-        BACKEND.update(ctx, staging, BLOCK_SIZE + DIGEST_LENGTH);
-        BACKEND.finalInto(ctx, staging, writtenLength);
-    }
-
-    /** A keyed state may not wait on the heap. */
-    @Override
-    byte[] saveState() {
-        return null;
+        MemorySegment.copy(pads, BLOCK_SIZE, input, JAVA_BYTE, 0, BLOCK_SIZE);
+        BACKEND.update(ctx, outerBlock, BLOCK_SIZE + DIGEST_LENGTH);
+        BACKEND.finalInto(ctx, output, writtenLength);
     }
 
     @Override
@@ -195,22 +179,9 @@ final class HmacContext extends PooledContext {
         n.keyed = keyed;
     }
 
+    /** A keyed state may not wait on the heap. */
     @Override
-    void clearStates() {
-        BACKEND.clear(ctx);
-        if (keyed) {
-            BACKEND.clear(inner);
-            BACKEND.clear(outer);
-            keyed = false;
-        }
-    }
-
-    @Override
-    void freeContexts() {
-        for (MemorySegment c : Arrays.asList(ctx, inner, outer)) {
-            if (c != null) {
-                BACKEND.free(c);
-            }
-        }
+    byte[] saveState() {
+        return null;
     }
 }

@@ -47,18 +47,19 @@ public final class LibCrypto {
      */
     public static final String PROPERTIES_PROPERTY = "sm3ffm.properties";
 
-    private static final long OPENSSL_3_0_0 = 0x3000_0000L;
+    /** OpenSSL_version_num() of 3.0.0, the oldest release the library takes. */
+    static final long OPENSSL_3_0 = 0x3000_0000L;
 
     private LibCrypto() {
     }
 
-    private record Outcome(MemorySegment sm3, String version, Path path,
-                           LibCryptoUnavailableException error) {
+    /** What loading gave: the fetched SM3, OpenSSL's version and the file; or why there is none. */
+    record Outcome(MemorySegment sm3, String version, Path path, LibCryptoUnavailableException error) {
     }
 
     // Holder idiom: the first caller pays for loading, and load() catches everything it can throw.
     private static final class Loaded {
-        static final Outcome OUTCOME = load();
+        static final Outcome OUTCOME = load(System.getProperty(PATH_PROPERTY), defaultNames());
     }
 
     /** The property query of {@value #PROPERTIES_PROPERTY}, or null; read once. */
@@ -138,15 +139,18 @@ public final class LibCrypto {
         return outcome;
     }
 
-    private static Outcome load() {
+    /**
+     * Loads the first usable candidate: {@code explicit} alone when it is set (the value of {@value #PATH_PROPERTY}),
+     * else each of {@code names} in turn. Never throws; callable again (a library already loaded stays loaded).
+     */
+    static Outcome load(String explicit, List<String> names) {
         List<String> tried = new ArrayList<>();
         Throwable lastCause = null;
-        String explicit = System.getProperty(PATH_PROPERTY);
         if (explicit != null && explicit.isBlank()) {
             // Blank means unset, so a build can pass an empty value through without choosing a library.
             explicit = null;
         }
-        for (String candidate : explicit != null ? List.of(explicit) : defaultNames()) {
+        for (String candidate : explicit != null ? List.of(explicit) : names) {
             String label = explicit != null ? PATH_PROPERTY + "=" + candidate : candidate;
             try {
                 Path path = open(candidate, explicit != null);
@@ -174,7 +178,7 @@ public final class LibCrypto {
      * and 4 is the one its distribution moved to. Runtime-only systems ship the versioned files without
      * the development symlink, which comes last.
      */
-    private static List<String> defaultNames() {
+    static List<String> defaultNames() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         if (os.contains("mac")) {
             return List.of("libcrypto.4.dylib", "libcrypto.3.dylib", "libcrypto.dylib");
@@ -200,7 +204,7 @@ public final class LibCrypto {
             MemorySegment versionNum = lookup.find("OpenSSL_version_num")
                     .orElseThrow(() -> new CandidateRejected("not libcrypto (no OpenSSL_version_num)"));
             long version = invokeVersionNum(versionNum);
-            if (version < OPENSSL_3_0_0) {
+            if (version < OPENSSL_3_0) {
                 throw new CandidateRejected(String.format(
                         "OpenSSL version number 0x%08x; OpenSSL 3.0 or later is required", version));
             }

@@ -1,5 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.BLOCK_SIZE;
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -10,16 +11,24 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A native SM3 message context of the backend that {@link Backend#SELECTED} names, with its off-heap staging
- * buffer, and the operations on it: start, update, final, copy. A {@code ContextPool} lends it to one user
- * at a time (a stream for one call or across calls, a KDF for one derivation) and takes it back.
+ * Native SM3 state of the {@link Backend#SELECTED} backend, with its off-heap staging buffer: one message context
+ * for a digest ({@link Sm3Context}), three for an HMAC ({@link HmacContext}), and how a message starts and ends on
+ * them. Made, lent, taken back, cleared and freed by a {@link ContextPool} only.
+ *
+ * <p>The staging buffer has named regions, each a slice of its own: {@link #input} (bytes copied in for one
+ * update, 512), and within it {@link #output} (a digest or MAC written by a final, 32) followed by
+ * {@link #writtenLength} (the length a final reports, 8); {@link HmacContext} names its pads' and inner digest's.
+ * The whole buffer is zeroed whenever the context goes back to the pool.
+ *
+ * <p>A context's methods are where the SM3 calls of a message are made, one frame below the stream that owns
+ * the context and one above the backend, so that a native call is never deeper than that below an engine.
  *
  * <p>Every context is registered here from allocation until it is freed. That keeps the pool's claim of a
  * context strongly reachable while its owner may die, which is what lets the claim be enqueued when the
  * owner does, and it counts the native contexts that exist ({@link #live()}).
  */
-public abstract class PooledContext {
-    /** Bytes of the staging buffer: a stream's pending input, then the digest or MAC written by OpenSSL. */
+public abstract sealed class PooledContext permits Sm3Context, HmacContext {
+    /** Bytes of the staging buffer. */
     static final int STAGING_SIZE = 512;
     /** The longest array fed in one critical call: a critical call holds off GC for its duration. */
     static final int CRITICAL_CHUNK = 64 * 1024;
@@ -30,57 +39,61 @@ public abstract class PooledContext {
 
     /** The message's SM3 context; a copy by the provider's dupctx (before OpenSSL 3.5) puts a new one in its place. */
     MemorySegment ctx;
+    /** The whole staging buffer: what the pool zeroes. */
     final MemorySegment staging;
-    /** Where a final call reports the length it wrote: just past the output, in the staging buffer. */
+    /** Bytes copied in for one update: the whole buffer. */
+    final MemorySegment input;
+    /** Where a final writes the digest or MAC. */
+    final MemorySegment output;
+    /** Where a final reports the length it wrote: just past the output. */
     final MemorySegment writtenLength;
     /** The pool's claim for the owner that keeps this context across calls; null while idle or borrowed. */
     Reference<Object> claim;
     /**
-     * Whether {@code ctx} is started on an empty message and holds nothing else, as a {@link #scrub} leaves it: the
-     * next message needs no init of its own.
+     * Whether {@code ctx} is started on an empty message and holds nothing else, as the pool leaves a context it
+     * clears: the next message needs no init of its own.
      */
     boolean primed;
 
-    /** Takes ownership of {@code ctx} and of {@code staging} (from {@link #allocateStaging}). */
+    /** Takes ownership of {@code ctx} and of {@code staging} (of {@link #STAGING_SIZE} bytes). */
     PooledContext(MemorySegment ctx, MemorySegment staging) {
         this.ctx = ctx;
         this.staging = staging;
+        this.input = staging;
+        this.output = staging.asSlice(0, DIGEST_LENGTH);
         this.writtenLength = staging.asSlice(DIGEST_LENGTH, JAVA_LONG.byteSize());
         ALL.add(this);
     }
 
-    /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
-    final void update(MemorySegment data, long len) {
-        BACKEND.update(ctx, data, len);
-    }
+    /**
+     * Starts a message: from {@code parked} state bytes ({@link #saveState}) when there are some, else anew,
+     * with the key whose pads are {@code pads} for an HMAC.
+     */
+    abstract void begin(byte[] pads, byte[] parked);
 
-    /** Feeds native {@code data} of any length in an ordinary call, during which GC may run. */
-    final void updateNative(MemorySegment data, long len) {
-        BACKEND.updateNative(ctx, data, len);
-    }
+    /** Loads a key's pads into keyed states, from which every later message starts; nothing for a digest. */
+    abstract void key(byte[] pads);
+
+    /** Finishes the message into {@link #output}. */
+    abstract void finish(byte[] pads);
 
     /** Feeds array bytes: through the staging buffer when they fit, else in place in critical chunks. */
     final void updateArray(byte[] bytes, int offset, int len) {
         if (len <= STAGING_SIZE) {
-            MemorySegment.copy(bytes, offset, staging, JAVA_BYTE, 0, len);
-            update(staging, len);
+            MemorySegment.copy(bytes, offset, input, JAVA_BYTE, 0, len);
+            BACKEND.update(ctx, input, len);
             return;
         }
-        updateInPlace(bytes, offset, len);
-    }
-
-    /** Feeds array bytes straight from the array, in critical calls of at most {@value #CRITICAL_CHUNK} bytes. */
-    final void updateInPlace(byte[] bytes, int offset, int len) {
         MemorySegment whole = MemorySegment.ofArray(bytes);
         for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
             int n = Math.min(CRITICAL_CHUNK, end - offset);
-            update(whole.asSlice(offset, n), n);
+            BACKEND.update(ctx, whole.asSlice(offset, n), n);
         }
     }
 
-    /** Copies the digest or MAC that a finish left at the start of the staging buffer. */
-    final void output(byte[] out, int offset, int length) {
-        MemorySegment.copy(staging, JAVA_BYTE, 0, out, offset, length);
+    /** Copies the digest or MAC that a finish left in {@link #output}. */
+    final void output(byte[] out, int offset) {
+        MemorySegment.copy(output, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
     }
 
     /** Puts a copy of this context's states in {@code into}, a context of the same kind from the pool. */
@@ -90,52 +103,7 @@ public abstract class PooledContext {
      * This context's message state as heap bytes, where the backend's states are bytes and the state may wait on
      * the heap; else null.
      */
-    byte[] saveState() {
-        return BACKEND.save(ctx);
-    }
-
-    /** Puts a state from {@link #saveState} into this context's message, in place of whatever it held. */
-    final void restoreState(byte[] state) {
-        primed = false;
-        BACKEND.restore(state, ctx);
-    }
-
-    /** Starts a new message on the message context, unless a scrub left it started already. */
-    final void startMessage() {
-        if (primed) {
-            primed = false;
-        } else {
-            BACKEND.init(ctx);
-        }
-    }
-
-    /**
-     * Clears everything its user left, so that the context can serve someone else: every SM3 state it holds
-     * ({@link Backend#clear}: a message's, a key's, a finished digest's) and every byte of the staging buffer.
-     * Called by the pool on every context it takes back; throws if a native call fails, and the pool then frees
-     * the context. Every user of a pooled context starts a message on it before anything else.
-     */
-    final void scrub() {
-        clearStates();
-        staging.fill((byte) 0);
-        primed = true;
-    }
-
-    /** Clears every SM3 state of this context with {@link Backend#clear}. */
-    abstract void clearStates();
-
-    /** Frees the OpenSSL contexts; the staging buffer is freed by {@link #free()}. */
-    abstract void freeContexts();
-
-    /** A staging buffer for a new context; free it with {@link #freeStaging} if the context is not built. */
-    static MemorySegment allocateStaging() {
-        return BACKEND.allocate(STAGING_SIZE);
-    }
-
-    /** Clears (it held message, key or output bytes) and frees a staging buffer. */
-    static void freeStaging(MemorySegment buffer) {
-        BACKEND.release(buffer);
-    }
+    abstract byte[] saveState();
 
     /** Native contexts (digests and MACs, idle, borrowed or claimed) allocated and not yet freed, in this JVM. */
     public static long live() {
@@ -147,11 +115,14 @@ public abstract class PooledContext {
         return Set.copyOf(ALL);
     }
 
-    /** Frees everything this context holds (OpenSSL clears SM3 states as it frees them); not used again. */
-    final void free() {
-        if (ALL.remove(this)) {
-            freeContexts();
-            freeStaging(staging);
-        }
+    /** Whether this context is registered, i.e. not yet freed; removes it so that it is freed once. */
+    final boolean unregister() {
+        return ALL.remove(this);
     }
+
+    /** Where a final's output and reported length end in the staging buffer. */
+    static final int OUTPUT_END = DIGEST_LENGTH + 8;
+
+    /** Bytes of an HMAC's two pads, which sit at the start of the staging buffer while they are absorbed. */
+    static final int PADS_LENGTH = 2 * BLOCK_SIZE;
 }

@@ -19,10 +19,16 @@ import java.security.ProviderException;
 /** The provider's own functions, found and linked by {@link DirectSm3}; subclasses copy its way. */
 abstract sealed class ProviderBackend implements Backend
         permits ProviderBackend.Copyctx, ProviderBackend.StateBytes, ProviderBackend.Dupctx {
+    private final String provider;
+
+    ProviderBackend(String provider) {
+        this.provider = provider;
+    }
+
     @Override
     public String description() {
-        return "SM3 functions of OpenSSL's \"" + DirectSm3.PROVIDER_NAME + "\" provider, called directly; "
-                + "contexts copied " + copies();
+        return "SM3 functions of OpenSSL's \"" + provider + "\" provider, called directly; contexts copied "
+                + copies();
     }
 
     abstract String copies();
@@ -105,6 +111,10 @@ abstract sealed class ProviderBackend implements Backend
 
     /** Copies into the context itself with the provider's copyctx (OpenSSL 3.5 and later), which cannot fail. */
     static final class Copyctx extends ProviderBackend {
+        Copyctx(String provider) {
+            super(provider);
+        }
+
         @Override
         String copies() {
             return "by its copyctx";
@@ -128,6 +138,10 @@ abstract sealed class ProviderBackend implements Backend
      * so they can also wait on the heap ({@link #save}).
      */
     static final class StateBytes extends ProviderBackend {
+        StateBytes(String provider) {
+            super(provider);
+        }
+
         @Override
         String copies() {
             return "as " + DirectSm3.SM3_CTX_BYTES + "-byte states";
@@ -139,7 +153,7 @@ abstract sealed class ProviderBackend implements Backend
             return super.newContext().reinterpret(DirectSm3.SM3_CTX_BYTES);
         }
 
-        // Eight-byte loads and stores, which beat MemorySegment.copy's bulk path in HKDF (docs/design.md).
+        // Eight-byte loads and stores, which beat MemorySegment.copy's bulk path in HKDF (docs/design-notebook.md).
         @Override
         public MemorySegment copy(MemorySegment src, MemorySegment into) {
             long at = 0;
@@ -177,6 +191,10 @@ abstract sealed class ProviderBackend implements Backend
      * one message is a temporary freed after its final, which leaves the spare as it is.
      */
     static final class Dupctx extends ProviderBackend {
+        Dupctx(String provider) {
+            super(provider);
+        }
+
         @Override
         String copies() {
             return "by its dupctx";

@@ -4,28 +4,35 @@ import java.lang.foreign.MemorySegment;
 
 /** One SM3 context and its staging buffer: what a digest stream and the X9.63 KDF compute on. */
 final class Sm3Context extends PooledContext {
-    private Sm3Context(MemorySegment ctx, MemorySegment staging) {
+    Sm3Context(MemorySegment ctx, MemorySegment staging) {
         super(ctx, staging);
     }
 
-    static Sm3Context allocate() {
-        MemorySegment staging = allocateStaging();
-        try {
-            return new Sm3Context(BACKEND.newContext(), staging);
-        } catch (RuntimeException e) {
-            freeStaging(staging);
-            throw e;
+    /** Starts a new message: from parked state bytes, or anew (no init where the pool left it started). */
+    @Override
+    void begin(byte[] pads, byte[] parked) {
+        if (parked != null) {
+            primed = false;
+            BACKEND.restore(parked, ctx);
+        } else if (primed) {
+            primed = false;
+        } else {
+            BACKEND.init(ctx);
         }
     }
 
     /** Starts a new message. */
     void start() {
-        startMessage();
+        begin(null, null);
     }
 
-    /** Finishes the message into the first 32 bytes of the staging buffer. */
-    void finish() {
-        BACKEND.finalInto(ctx, staging, writtenLength);
+    @Override
+    void key(byte[] pads) {
+    }
+
+    @Override
+    void finish(byte[] pads) {
+        BACKEND.finalInto(ctx, output, writtenLength);
     }
 
     @Override
@@ -35,12 +42,7 @@ final class Sm3Context extends PooledContext {
     }
 
     @Override
-    void clearStates() {
-        BACKEND.clear(ctx);
-    }
-
-    @Override
-    void freeContexts() {
-        BACKEND.free(ctx);
+    byte[] saveState() {
+        return BACKEND.save(ctx);
     }
 }

@@ -35,8 +35,59 @@ final class Sm3CtxLayout {
     private Sm3CtxLayout() {
     }
 
-    /** Whether every field of {@code SM3_CTX} reads as it should; reads only, frees what it allocates. */
-    static boolean proved() throws Throwable {
+    /** The provider's SM3 functions the proof calls: the linked ones, or a stand-in in tests. */
+    interface Calls {
+        MemorySegment newctx() throws Throwable;
+
+        int init(MemorySegment ctx) throws Throwable;
+
+        int update(MemorySegment ctx, MemorySegment data, long len) throws Throwable;
+
+        MemorySegment dupctx(MemorySegment ctx) throws Throwable;
+
+        int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) throws Throwable;
+
+        void freectx(MemorySegment ctx) throws Throwable;
+
+        /** The functions {@link DirectSm3} found and linked. */
+        Calls LINKED = new Calls() {
+            @Override
+            public MemorySegment newctx() throws Throwable {
+                return (MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX);
+            }
+
+            @Override
+            public int init(MemorySegment ctx) throws Throwable {
+                return (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
+            }
+
+            @Override
+            public int update(MemorySegment ctx, MemorySegment data, long len) throws Throwable {
+                return (int) DirectSm3.UPDATE.invokeExact(ctx, data, len);
+            }
+
+            @Override
+            public MemorySegment dupctx(MemorySegment ctx) throws Throwable {
+                return (MemorySegment) DirectSm3.DUPCTX.invokeExact(ctx);
+            }
+
+            @Override
+            public int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) throws Throwable {
+                return (int) DirectSm3.FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH);
+            }
+
+            @Override
+            public void freectx(MemorySegment ctx) throws Throwable {
+                DirectSm3.FREECTX.invokeExact(ctx);
+            }
+        };
+    }
+
+    /**
+     * Whether every field of {@code SM3_CTX} reads as it should through {@code calls}; reads only (contexts are
+     * reinterpreted read-only), frees what it allocates.
+     */
+    static boolean proved(Calls calls) throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             byte[] bytes = new byte[69];
             for (int i = 0; i < bytes.length; i++) {
@@ -48,30 +99,30 @@ final class Sm3CtxLayout {
             MemorySegment ctx = MemorySegment.NULL;
             MemorySegment dup = MemorySegment.NULL;
             try {
-                ctx = (MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX);
+                ctx = calls.newctx();
                 if (ctx.equals(MemorySegment.NULL)) {
                     return false;
                 }
-                MemorySegment c = ctx.reinterpret(DirectSm3.SM3_CTX_BYTES);
-                if ((int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL) != 1
+                MemorySegment c = ctx.reinterpret(DirectSm3.SM3_CTX_BYTES).asReadOnly();
+                if (calls.init(ctx) != 1
                         || !words(c, IV) || !counts(c, 0, 0) || !filled(c, new byte[64], 0, 64)) {
                     return false;
                 }
                 // Five bytes wait in the block; then 64 more cross into the next block, leaving five again.
-                if ((int) DirectSm3.UPDATE.invokeExact(ctx, message, 5L) != 1
+                if (calls.update(ctx, message, 5L) != 1
                         || !words(c, IV) || !counts(c, 5, 5) || !filled(c, bytes, 0, 5)) {
                     return false;
                 }
-                if ((int) DirectSm3.UPDATE.invokeExact(ctx, message, 64L) != 1
+                if (calls.update(ctx, message, 64L) != 1
                         || words(c, IV) || !counts(c, 69, 5) || !filled(c, bytes, 59, 5)) {
                     return false;
                 }
-                dup = (MemorySegment) DirectSm3.DUPCTX.invokeExact(ctx);
+                dup = calls.dupctx(ctx);
                 if (dup.equals(MemorySegment.NULL)
-                        || dup.reinterpret(DirectSm3.SM3_CTX_BYTES).mismatch(c) != -1) {
+                        || dup.reinterpret(DirectSm3.SM3_CTX_BYTES).asReadOnly().mismatch(c) != -1) {
                     return false;
                 }
-                if ((int) DirectSm3.FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH) != 1
+                if (calls.fin(ctx, out, outl) != 1
                         || outl.get(JAVA_LONG, 0) != Sm3Sizes.DIGEST_LENGTH) {
                     return false;
                 }
@@ -81,10 +132,10 @@ final class Sm3CtxLayout {
                 return words(c, digest) && counts(c, 69, 0) && filled(c, new byte[64], 0, 64);
             } finally {
                 if (!dup.equals(MemorySegment.NULL)) {
-                    DirectSm3.FREECTX.invokeExact(dup);
+                    calls.freectx(dup);
                 }
                 if (!ctx.equals(MemorySegment.NULL)) {
-                    DirectSm3.FREECTX.invokeExact(ctx);
+                    calls.freectx(ctx);
                 }
             }
         }

@@ -4,8 +4,8 @@ import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.NativeHkdf;
-import io.github.sm3ffm.internal.libcrypto.NativeHkdf.Mode;
+import io.github.sm3ffm.internal.libcrypto.Hkdf;
+import io.github.sm3ffm.internal.libcrypto.Hkdf.Mode;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.spec.AlgorithmParameterSpec;
@@ -16,7 +16,7 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.HKDFParameterSpec;
 
 /**
- * {@code KDF} "HKDF-SM3": HKDF (RFC 5869) over the library's own HMAC-SM3 (the facade's {@code NativeHkdf}
+ * {@code KDF} "HKDF-SM3": HKDF (RFC 5869) over the library's own HMAC-SM3 (the facade's {@code Hkdf}
  * says why not by OpenSSL's {@code EVP_KDF} "HKDF"). It takes
  * {@link HKDFParameterSpec} exactly as the JDK's {@code HKDF-SHA256} does, with the same refusals: an
  * output above 255 &times; 32 bytes, a PRK shorter than 32 bytes, key material that is not RAW. Several IKMs
@@ -25,7 +25,7 @@ import javax.crypto.spec.HKDFParameterSpec;
 final class HkdfSM3 extends Sm3Kdf {
     private static final int MAX_LENGTH = 255 * DIGEST_LENGTH;
 
-    private final NativeHkdf kdf;
+    private final Hkdf kdf;
 
     HkdfSM3(KDFParameters parameters) throws InvalidAlgorithmParameterException, LibCryptoUnavailableException {
         super(parameters, "HmacSM3");

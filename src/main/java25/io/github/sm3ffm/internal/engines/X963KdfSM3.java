@@ -3,7 +3,7 @@ package io.github.sm3ffm.internal.engines;
 import io.github.sm3ffm.X963KDFParameterSpec;
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.NativeX963Kdf;
+import io.github.sm3ffm.internal.libcrypto.X963Kdf;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.spec.AlgorithmParameterSpec;
@@ -12,12 +12,12 @@ import javax.crypto.KDFParameters;
 
 /**
  * {@code KDF} "X963KDF-SM3", alias "SM2KDF": the ANSI X9.63 KDF with SM3 (the SM2 KDF of GM/T 0003-2012) over
- * the library's own SM3 (the facade's {@code NativeX963Kdf} says why not by OpenSSL's {@code EVP_KDF}
+ * the library's own SM3 (the facade's {@code X963Kdf} says why not by OpenSSL's {@code EVP_KDF}
  * "X963KDF"), from an {@link X963KDFParameterSpec}. Refusals follow the JDK's HKDF:
  * another spec, or a shared secret that is not a RAW key, is an {@link InvalidAlgorithmParameterException}.
  */
 final class X963KdfSM3 extends Sm3Kdf {
-    private final NativeX963Kdf kdf;
+    private final X963Kdf kdf;
 
     X963KdfSM3(KDFParameters parameters) throws InvalidAlgorithmParameterException, LibCryptoUnavailableException {
         super(parameters, "X963KDF-SM3");

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class ContextPoolTest {
     @Test
     void aThreadFindsTheContextItGaveBackFirst() {
-        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context::allocate);
+        ContextPool<Sm3Context> pool = new ContextPool<>(false);
         Sm3Context first = pool.borrow();
         Sm3Context second = pool.borrow();
         pool.giveBack(first, true);
@@ -34,7 +34,7 @@ class ContextPoolTest {
 
     @Test
     void aThreadKeepsAsManyIdleAsItProbesAndFreesTheRest() {
-        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context::allocate);
+        ContextPool<Sm3Context> pool = new ContextPool<>(false);
         List<Sm3Context> taken = new ArrayList<>();
         for (int i = 0; i < ContextPool.PROBES + 3; i++) {
             taken.add(pool.borrow());
@@ -55,7 +55,7 @@ class ContextPoolTest {
 
     @Test
     void threadsTakingAndGivingBackAtOnceLoseNoContextAndNeverShareOne() throws Exception {
-        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context::allocate);
+        ContextPool<Sm3Context> pool = new ContextPool<>(false);
         int threads = 4;
         int rounds = 20_000;
         long live = PooledContext.live();
@@ -95,6 +95,6 @@ class ContextPoolTest {
 
     // The pool is dropped after the test: its idle contexts are freed where they lie.
     private static void freeIdle(ContextPool<Sm3Context> pool) {
-        pool.idleContexts().forEach(PooledContext::free);
+        pool.idleContexts().forEach(ContextPool::free);
     }
 }

@@ -56,6 +56,11 @@ public final class Faults {
         Backend.Choice.decorate(FailingBackend::new);
     }
 
+    /** The backend this JVM chose, without the decorator when there is one. */
+    static Backend chosen() {
+        return Backend.SELECTED instanceof FailingBackend f ? f.real : Backend.SELECTED;
+    }
+
     /** How many failable native calls {@code action} makes on this thread (nothing fails). */
     public static int count(Runnable action) {
         try (Armed a = failNth(0)) {
@@ -116,8 +121,62 @@ public final class Faults {
         }
     }
 
+    /** The library's frames and classes on the stack at a backend call, the backend's own frame included. */
+    public record Depth(int frames, java.util.List<String> classes) {
+    }
+
+    private static final ThreadLocal<java.util.Map<String, Depth>> DEPTHS = new ThreadLocal<>();
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+    /**
+     * The deepest stack of library frames seen at each failable backend operation that {@code action} reaches on
+     * this thread: from the outermost library frame (an engine method) down to the backend's method, which is
+     * where the downcall is made. The decorator's own frame is not counted; the backend's is.
+     */
+    public static java.util.Map<String, Depth> depths(Runnable action) {
+        java.util.Map<String, Depth> seen = new java.util.TreeMap<>();
+        DEPTHS.set(seen);
+        try {
+            action.run();
+        } finally {
+            DEPTHS.remove();
+        }
+        return seen;
+    }
+
+    private static void recordDepth(String operation) {
+        java.util.Map<String, Depth> seen = DEPTHS.get();
+        if (seen == null) {
+            return;
+        }
+        java.util.List<Class<?>> library = WALKER.walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass)
+                .filter(Faults::isLibrary).toList());
+        // The outermost library frame first: count from there down, plus the backend's method below the decorator.
+        java.util.List<String> classes = new java.util.ArrayList<>();
+        for (Class<?> c : library) {
+            String name = c.getName();
+            if (!classes.contains(name)) {
+                classes.add(name);
+            }
+        }
+        classes.add(Backend.SELECTED instanceof FailingBackend f ? f.real.getClass().getName()
+                : "backend");
+        Depth d = new Depth(library.size() + 1, java.util.List.copyOf(new java.util.LinkedHashSet<>(classes)));
+        seen.merge(operation, d, (a, b) -> a.frames() >= b.frames() ? a : b);
+    }
+
+    // Main classes of the library: not this class, not a test, not the test runner's.
+    private static boolean isLibrary(Class<?> c) {
+        if (!c.getName().startsWith("io.github.sm3ffm.") || c.getName().startsWith(Faults.class.getName())) {
+            return false;
+        }
+        java.security.CodeSource source = c.getProtectionDomain().getCodeSource();
+        return source == null || !source.getLocation().toString().contains("test-classes");
+    }
+
     /** Counts a failable call on {@code ctx} (NULL: none) and throws if it is the one chosen. */
     static void call(String operation, MemorySegment ctx) {
+        recordDepth(operation);
         Arming a = ARMED.get();
         if (a != null && ++a.calls == a.failAt) {
             a.failedCall = operation;

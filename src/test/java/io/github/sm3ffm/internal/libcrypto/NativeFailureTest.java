@@ -63,6 +63,8 @@ class NativeFailureTest {
     }
 
     private static final SM3Provider PROVIDER = new SM3Provider();
+    /** Native objects that other tests of this JVM made outside any pooled context before this class ran. */
+    private static Set<Long> othersRaw = Set.of();
     private static final Random RANDOM = new Random(42);
     private static final List<String> REPORT = Collections.synchronizedList(new ArrayList<>());
 
@@ -73,6 +75,9 @@ class NativeFailureTest {
         for (Algorithm a : Algorithm.values()) {
             a.check();
         }
+        Set<Long> raw = new java.util.HashSet<>(Faults.liveNative());
+        raw.removeAll(held());
+        othersRaw = raw;
     }
 
     /**
@@ -81,6 +86,10 @@ class NativeFailureTest {
      */
     private static void aSelfTestThatCouldNotRunRunsAgain() {
         for (Algorithm a : Algorithm.values()) {
+            if (a.decided()) {
+                // Another test of this JVM used it first (a run that mixes test classes, as PIT's does).
+                continue;
+            }
             try (Faults.Armed armed = Faults.failNth(1)) {
                 java.util.Optional<LibCryptoUnavailableException> first = a.unavailability();
                 assertTrue(armed.injected(), a + ": its self-test made no native call");
@@ -101,6 +110,12 @@ class NativeFailureTest {
         System.out.println("Native failures injected (" + Backend.SELECTED.description() + "): " + operations
                 + " operations, " + points + " injection points");
         REPORT.forEach(line -> System.out.println("  " + line));
+        Backend real = ((Faults.FailingBackend) Backend.SELECTED).real;
+        // Failed here all the same, so that the callers' failure paths run on every backend.
+        String cannotFail = real instanceof ProviderBackend.StateBytes
+                ? "copy, clear, save and restore (Java copies of the proved bytes)"
+                : real instanceof ProviderBackend.Copyctx ? "copy (copyctx returns nothing)" : "none";
+        System.out.println("  counted although OpenSSL cannot fail them on this backend: " + cannotFail);
     }
 
     /** One operation, set up afresh before each injection, then run with the failure armed. */
@@ -198,8 +213,14 @@ class NativeFailureTest {
             assertEquals(all, idle.size() + claimed, at + ": a context neither idle nor claimed was lost");
         }
         // Every native context and buffer the backend made is one that a live pooled context holds.
+        Set<Long> made = new java.util.HashSet<>(Faults.liveNative());
+        made.removeAll(othersRaw);
+        assertEquals(held(), made, at + ": native memory made and not held (a leak) or held and freed");
+    }
+
+    private static Set<Long> held() {
         Set<Long> held = new java.util.HashSet<>();
-        for (PooledContext c : live) {
+        for (PooledContext c : PooledContext.all()) {
             held.add(c.ctx.address());
             held.add(c.staging.address());
             if (c instanceof HmacContext h) {
@@ -207,7 +228,7 @@ class NativeFailureTest {
                 held.add(h.outer.address());
             }
         }
-        assertEquals(held, Faults.liveNative(), at + ": native memory made and not held (a leak) or held and freed");
+        return held;
     }
 
     private static Map<String, Setup> digestCases() {
@@ -522,12 +543,12 @@ class NativeFailureTest {
         byte[] info = bytes(10);
         for (byte[] salt : List.of(bytes(13), bytes(100))) {
             cases.put("HKDF-SM3 extract then expand to 64, " + salt.length + "-byte salt",
-                    () -> kdf(() -> Algorithm.hkdf().derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 64),
+                    () -> kdf(() -> Algorithm.hkdf().derive(Hkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 64),
                             referenceHkdf(ikm, salt, info, 64)));
         }
         byte[] prk = bytes(32);
         cases.put("HKDF-SM3 expand to 32",
-                () -> kdf(() -> Algorithm.hkdf().derive(NativeHkdf.Mode.EXPAND, prk, new byte[0], info, 32),
+                () -> kdf(() -> Algorithm.hkdf().derive(Hkdf.Mode.EXPAND, prk, new byte[0], info, 32),
                         referenceExpand(prk, info, 32)));
         byte[] z = bytes(64);
         cases.put("X9.63 KDF with SM3 to 64",

@@ -113,7 +113,7 @@ public final class ReleasedContextsProbe {
         byte[] t1 = hmac(prk, m1);
         byte[] m2 = concat(t1, info, new byte[] {2});
         byte[] t2 = hmac(prk, m2);
-        Algorithm.hkdf().derive(NativeHkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 64);
+        Algorithm.hkdf().derive(Hkdf.Mode.EXTRACT_THEN_EXPAND, ikm, salt, info, 64);
         look("hkdf", concat(List.of(sm3(pad(salt, 0x36)), sm3(pad(salt, 0x5c)), sm3(pad(prk, 0x36)),
                         sm3(pad(prk, 0x5c))), macFinished(salt, ikm), macFinished(prk, m1), macFinished(prk, m2)),
                 List.of(pad(prk, 0x36), pad(prk, 0x5c), prk, t1, t2));

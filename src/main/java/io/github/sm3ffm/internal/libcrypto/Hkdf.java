@@ -17,11 +17,11 @@ import java.util.Arrays;
  * outlives the call but its result. Handed out by {@code Algorithm.hkdf()} once HKDF-SM3 has passed its
  * self-test.
  */
-public final class NativeHkdf {
-    static final NativeHkdf INSTANCE = new NativeHkdf();
+public final class Hkdf {
+    static final Hkdf INSTANCE = new Hkdf();
     private static final int MAX_LENGTH = 255 * DIGEST_LENGTH;
 
-    private NativeHkdf() {
+    private Hkdf() {
     }
 
     /** The three HKDF computations (RFC 5869 section 2). */
@@ -67,7 +67,7 @@ public final class NativeHkdf {
             c.start(pads, message, 0, message.length);
             c.finish(pads);
             byte[] out = new byte[DIGEST_LENGTH];
-            c.output(out, 0, DIGEST_LENGTH);
+            c.output(out, 0);
             return out;
         } finally {
             Arrays.fill(pads, (byte) 0);
@@ -90,7 +90,7 @@ public final class NativeHkdf {
                 int from = i == 1 ? DIGEST_LENGTH : 0;
                 c.start(pads, message, from, message.length - from);
                 c.finish(pads);
-                c.output(into, 0, DIGEST_LENGTH);
+                c.output(into, 0);
                 System.arraycopy(into, 0, message, 0, DIGEST_LENGTH);
             });
         } finally {

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * ({@link HmacContext}): the password's inner and outer states are absorbed once, and each iteration
  * U_j = HMAC(P, U_{j-1}) is two SM3 compressions from copies of them, with no allocation and nothing but SM3
  * calls in the loop. OpenSSL's {@code EVP_KDF} "PBKDF2", which this replaces, re-initialises its
- * {@code EVP_MAC} HMAC for every iteration through all of EVP's layers (docs/design.md has the figures).
+ * {@code EVP_MAC} HMAC for every iteration through all of EVP's layers (docs/design-notebook.md has the figures).
  *
  * <p>Every native call in the loop is a short critical one (32 bytes, at most two compressions), so however
  * many iterations a derivation runs, GC never waits for more than one of them; a password longer than a
@@ -20,11 +20,11 @@ import java.util.Arrays;
  * password's keyed states and the staging buffer; the pads and the block on the heap are zeroed here, and
  * so is the output when a call fails. Handed out by {@code Algorithm.pbkdf2()} once its self-test has passed.
  */
-public final class NativePbkdf2 {
-    static final NativePbkdf2 INSTANCE = new NativePbkdf2();
+public final class Pbkdf2 {
+    static final Pbkdf2 INSTANCE = new Pbkdf2();
     private static final int INDEX_LENGTH = 4;
 
-    private NativePbkdf2() {
+    private Pbkdf2() {
     }
 
     /**
@@ -62,12 +62,12 @@ public final class NativePbkdf2 {
 
     /**
      * T_i = U_1 XOR U_2 XOR ... XOR U_c into {@code block}, on {@code c} keyed with the password. Each U_j
-     * stays where the final wrote it, at the start of the staging buffer, and is fed from there to the next
+     * stays where the final wrote it, in the output region of the staging buffer, and is fed from there to the next
      * HMAC; T is kept in four longs, in the buffer's byte order, so XOR-ing a U costs four reads.
      */
     private static void blockInto(HmacContext c, byte[] pads, byte[] first, int iterations, byte[] block) {
-        MemorySegment u = c.staging;
-        c.start(pads);
+        MemorySegment u = c.output;
+        c.begin(pads, null);
         c.updateArray(first, 0, first.length);
         c.finish(pads);
         long t0 = u.get(JAVA_LONG_UNALIGNED, 0);
@@ -75,8 +75,8 @@ public final class NativePbkdf2 {
         long t2 = u.get(JAVA_LONG_UNALIGNED, 16);
         long t3 = u.get(JAVA_LONG_UNALIGNED, 24);
         for (int j = 1; j < iterations; j++) {
-            c.start(pads);
-            c.update(u, DIGEST_LENGTH);
+            c.begin(pads, null);
+            PooledContext.BACKEND.update(c.ctx, u, DIGEST_LENGTH);
             c.finish(pads);
             t0 ^= u.get(JAVA_LONG_UNALIGNED, 0);
             t1 ^= u.get(JAVA_LONG_UNALIGNED, 8);

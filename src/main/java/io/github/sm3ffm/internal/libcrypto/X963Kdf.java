@@ -11,16 +11,16 @@ import java.util.Arrays;
  * copy that KDF's context, so every derivation would set it up anew and look SM3 up by name, which costs
  * several times as much as hashing a short shared secret.
  *
- * <p>A derivation borrows one pooled context for its whole length, as {@link NativeHkdf} does; {@link ContextPool#giveBack} resets the context and zeroes its staging buffer,
+ * <p>A derivation borrows one pooled context for its whole length, as {@link Hkdf} does; {@link ContextPool#giveBack} resets the context and zeroes its staging buffer,
  * as it does for every context. The heap
  * copies of Z and of each block are zeroed here. Handed out by {@code Algorithm.x963Kdf()} once the KDF has
  * passed its self-test.
  */
-public final class NativeX963Kdf {
-    static final NativeX963Kdf INSTANCE = new NativeX963Kdf();
+public final class X963Kdf {
+    static final X963Kdf INSTANCE = new X963Kdf();
     private static final int COUNTER_LENGTH = 4;
 
-    private NativeX963Kdf() {
+    private X963Kdf() {
     }
 
     /** {@code length} bytes from the shared secret Z and the SharedInfo (which may be empty). */
@@ -39,8 +39,8 @@ public final class NativeX963Kdf {
                 message[counterAt + 3] = (byte) counter;
                 c.start();
                 c.updateArray(message, 0, message.length);
-                c.finish();
-                c.output(into, 0, DIGEST_LENGTH);
+                c.finish(null);
+                c.output(into, 0);
             });
             intact = true;
             return out;

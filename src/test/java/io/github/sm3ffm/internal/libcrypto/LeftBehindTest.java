@@ -1,0 +1,221 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.BLOCK_SIZE;
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sm3ffm.SM3Provider;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.reflect.Field;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.bouncycastle.crypto.digests.SM3Digest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a user leaves in the library's memory, read in this JVM after each use: every context the pool holds idle
+ * must hold nothing of anyone's. Its staging buffer is all zeros; each of its SM3 states, copied and finished,
+ * gives SM3 of the empty message (it is started and empty); where states are plain bytes, their raw bytes are
+ * exactly what init leaves. No 16-byte window of any message, key or derived key is anywhere in a context's raw
+ * bytes, idle or claimed. A stream's heap copy of its message is zeroed when the message ends, and a reused
+ * {@code Mac} given a new key keeps nothing of the old one.
+ */
+class LeftBehindTest {
+    private static final SM3Provider PROVIDER = new SM3Provider();
+
+    @Test
+    void aDigestLeavesNothingInThePoolNorOnTheHeap() throws Exception {
+        for (int length : new int[] {16, 100, 511, 1000, 70_000}) {
+            byte[] message = bytes(length, length);
+            MessageDigest md = MessageDigest.getInstance("SM3", PROVIDER);
+            md.update(message);
+            assertArrayEquals(sm3(message), md.digest());
+            assertNothingLeft("digest of " + length, List.of(message));
+            // The engine's stream, as the engine uses it: its heap copy of a message is zeroed when it ends.
+            MessageStream<?> stream = Algorithm.sm3Stream();
+            stream.update(message, 0, Math.min(length, 300));
+            assertArrayEquals(sm3(Arrays.copyOf(message, Math.min(length, 300))), stream.finish());
+            assertHeapMessageZeroed("digest of " + length, stream);
+            stream.update(message, 0, Math.min(length, 200));
+            stream.reset();
+            assertHeapMessageZeroed("reset after " + length, stream);
+        }
+    }
+
+    @Test
+    void aMacLeavesNothingAndANewKeyTakesTheOldKeysStatesAway() throws Exception {
+        byte[] keyA = bytes(37, 0x11);
+        byte[] keyB = bytes(20, 0x51);
+        byte[] message = bytes(300, 3);
+        Mac mac = Mac.getInstance("HmacSM3", PROVIDER);
+        mac.init(new SecretKeySpec(keyA, "HmacSM3"));
+        mac.doFinal(message);
+        // Reused: the key's inner and outer states are loaded into a claimed context.
+        mac.doFinal(message);
+        byte[] innerA = sm3(pad(keyA, 0x36));
+        byte[] outerA = sm3(pad(keyA, 0x5c));
+        assertTrue(finishedStates().stream().anyMatch(s -> Arrays.equals(s, innerA)),
+                "the reading sees the keyed states of a Mac in use");
+        mac.init(new SecretKeySpec(keyB, "HmacSM3"));
+        for (byte[] state : finishedStates()) {
+            assertFalse(Arrays.equals(state, innerA) || Arrays.equals(state, outerA),
+                    "the old key's states outlived Mac.init with a new key");
+        }
+        assertNothingLeft("Mac re-keyed", List.of(keyA, pad(keyA, 0x36), pad(keyA, 0x5c), message));
+        mac.doFinal(message);
+        assertNothingLeft("Mac", List.of(keyB, pad(keyB, 0x36), pad(keyB, 0x5c), message));
+        Mac once = Mac.getInstance("HmacSM3", PROVIDER);
+        byte[] longKey = bytes(100, 0x71);
+        once.init(new SecretKeySpec(longKey, "HmacSM3"));
+        once.doFinal(message);
+        assertNothingLeft("Mac with a long key", List.of(longKey, message));
+    }
+
+    @Test
+    void aDerivationLeavesNothing() throws Exception {
+        char[] password = "a password of some length".toCharArray();
+        byte[] salt = bytes(16, 9);
+        byte[] derived = SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", PROVIDER)
+                .generateSecret(new PBEKeySpec(password, salt, 3, 512)).getEncoded();
+        byte[] passwordBytes = new String(password).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertNothingLeft("PBKDF2", List.of(derived, Arrays.copyOf(passwordBytes, 16)));
+    }
+
+    /** Idle contexts hold nothing; no context, idle or claimed, holds a 16-byte window of {@code secrets}. */
+    private static void assertNothingLeft(String what, List<byte[]> secrets) {
+        byte[] empty = sm3(new byte[0]);
+        for (ContextPool<?> pool : List.of(ContextPool.SM3, ContextPool.HMAC)) {
+            for (PooledContext c : pool.idleContexts()) {
+                assertTrue(c.staging.asByteBuffer().equals(java.nio.ByteBuffer.allocate(PooledContext.STAGING_SIZE)),
+                        what + ": an idle context's staging buffer holds bytes");
+                assertTrue(c.primed, what + ": an idle context is not left started");
+                assertArrayEquals(empty, finished(c.ctx), what + ": an idle context's message state is not empty");
+                assertFalse(c instanceof HmacContext h && h.keyed, what + ": an idle context holds keyed states");
+                if (Faults.chosen() instanceof ProviderBackend.StateBytes) {
+                    for (MemorySegment state : states(c)) {
+                        byte[] raw = state.reinterpret(DirectSm3.SM3_CTX_BYTES).toArray(JAVA_BYTE);
+                        // Started and empty, or (keyed states never used) never written.
+                        assertTrue(Arrays.equals(initImage(), raw) || Arrays.equals(new byte[raw.length], raw),
+                                what + ": an idle state's bytes are neither init's nor untouched");
+                    }
+                }
+            }
+        }
+        for (PooledContext c : PooledContext.all()) {
+            String where = c.getClass().getSimpleName() + (pool(c).idleContexts().contains(c) ? " idle" : c.claim != null ? " claimed" : " borrowed");
+            // A claimed context's states hold its user's message in progress; its staging buffer holds nothing once
+            // a call has returned.
+            List<byte[]> raw = new ArrayList<>(List.of(c.staging.toArray(JAVA_BYTE)));
+            for (byte[] secret : secrets) {
+                for (int k = 0; k < raw.size(); k++) {
+                    assertFalse(containsWindow(raw.get(k), secret), what + ": 16 bytes of a secret or message remain in "
+                            + where + (k == 0 ? " staging" : " state " + k) + ": " + java.util.HexFormat.of().formatHex(raw.get(k)));
+                }
+            }
+        }
+    }
+
+    private static void assertHeapMessageZeroed(String what, MessageStream<?> stream) throws Exception {
+        Field pending = MessageStream.class.getDeclaredField("pending");
+        pending.setAccessible(true);
+        byte[] p = (byte[]) pending.get(stream);
+        if (p != null) {
+            assertTrue(Arrays.equals(p, new byte[p.length]), what + ": the message's bytes remain on the heap");
+        }
+    }
+
+    private static ContextPool<?> pool(PooledContext c) {
+        return c instanceof HmacContext ? ContextPool.HMAC : ContextPool.SM3;
+    }
+
+    private static List<MemorySegment> states(PooledContext c) {
+        return c instanceof HmacContext h ? List.of(c.ctx, h.inner, h.outer) : List.of(c.ctx);
+    }
+
+    /** What every live context's states give, copied and finished. */
+    private static List<byte[]> finishedStates() {
+        List<byte[]> all = new ArrayList<>();
+        for (PooledContext c : PooledContext.all()) {
+            states(c).forEach(s -> all.add(finished(s)));
+        }
+        return all;
+    }
+
+    /** The digest a copy of {@code state} gives, finished as it is. */
+    private static byte[] finished(MemorySegment state) {
+        Backend b = Backend.SELECTED;
+        MemorySegment copy = b.copy(state, b.newContext());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(DIGEST_LENGTH + JAVA_LONG.byteSize());
+            b.finalInto(copy, out, out.asSlice(DIGEST_LENGTH));
+            return out.asSlice(0, DIGEST_LENGTH).toArray(JAVA_BYTE);
+        } finally {
+            b.free(copy);
+        }
+    }
+
+    /** The 108 bytes init leaves in OpenSSL's SM3_CTX: the IV, then zeros. */
+    private static byte[] initImage() {
+        MemorySegment image = MemorySegment.ofArray(new byte[(int) DirectSm3.SM3_CTX_BYTES]);
+        for (int i = 0; i < Sm3CtxLayout.IV.length; i++) {
+            image.set(JAVA_INT.withByteAlignment(1), 4L * i, Sm3CtxLayout.IV[i]);
+        }
+        return image.toArray(JAVA_BYTE);
+    }
+
+    private static boolean containsWindow(byte[] haystack, byte[] secret) {
+        int w = Math.min(16, secret.length);
+        java.util.Set<java.nio.ByteBuffer> windows = new java.util.HashSet<>();
+        for (int i = 0; i + w <= haystack.length; i++) {
+            windows.add(java.nio.ByteBuffer.wrap(Arrays.copyOfRange(haystack, i, i + w)));
+        }
+        for (int from = 0; from + w <= secret.length; from++) {
+            if (windows.contains(java.nio.ByteBuffer.wrap(secret, from, w).slice())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static byte[] pad(byte[] key, int pad) {
+        byte[] k0 = Arrays.copyOf(key, BLOCK_SIZE);
+        for (int i = 0; i < k0.length; i++) {
+            k0[i] ^= (byte) pad;
+        }
+        return k0;
+    }
+
+    private static byte[] sm3(byte[] m) {
+        SM3Digest d = new SM3Digest();
+        d.update(m, 0, m.length);
+        byte[] out = new byte[DIGEST_LENGTH];
+        d.doFinal(out, 0);
+        return out;
+    }
+
+    private static byte[] bytes(int n, int seed) {
+        byte[] b = new byte[n];
+        java.util.Random random = new java.util.Random(seed * 1_000_003L + n);
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) random.nextInt();
+        }
+        return b;
+    }
+
+    static {
+        assertEquals(32, DIGEST_LENGTH);
+    }
+}

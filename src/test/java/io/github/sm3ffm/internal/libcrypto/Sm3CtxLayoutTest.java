@@ -1,0 +1,170 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The proof of OpenSSL's {@code SM3_CTX} layout ({@link Sm3CtxLayout}) and the decision it feeds
+ * ({@link DirectSm3#copies}), on synthetic contexts: a stand-in for the provider's functions that keeps the
+ * bookkeeping of an {@code SM3_CTX} (chaining words, bit count, block bytes, fill count) in Java memory, in the
+ * right layout or with one field moved. The proof must accept the right layout, refuse every moved one, and write
+ * nothing into a context: the stand-in checks, at each of its calls, that the context holds what it left there.
+ */
+class Sm3CtxLayoutTest {
+    /** A stand-in SM3_CTX: words at 0, the bit count at {@code nl}, the block at {@code data}, the fill at {@code num}. */
+    private static final class Standin implements Sm3CtxLayout.Calls {
+        final Arena arena = Arena.ofConfined();
+        final long nl;
+        final long data;
+        final long num;
+        final boolean dupDiffers;
+        final Map<Long, byte[]> left = new HashMap<>();
+        int calls;
+
+        Standin(long nl, long data, long num, boolean dupDiffers) {
+            this.nl = nl;
+            this.data = data;
+            this.num = num;
+            this.dupDiffers = dupDiffers;
+        }
+
+        private MemorySegment ctx(MemorySegment ctx) {
+            MemorySegment c = ctx.reinterpret(DirectSm3.SM3_CTX_BYTES);
+            byte[] expected = left.get(c.address());
+            assertTrue(expected == null || MemorySegment.ofArray(expected).mismatch(c) == -1,
+                    "something else wrote into the context");
+            calls++;
+            return c;
+        }
+
+        private int leave(MemorySegment c) {
+            left.put(c.address(), c.toArray(JAVA_BYTE));
+            return 1;
+        }
+
+        @Override
+        public MemorySegment newctx() {
+            MemorySegment c = arena.allocate(DirectSm3.SM3_CTX_BYTES, 8);
+            leave(c);
+            return c;
+        }
+
+        @Override
+        public int init(MemorySegment ctx) {
+            MemorySegment c = ctx(ctx);
+            c.fill((byte) 0);
+            for (int i = 0; i < 8; i++) {
+                c.set(JAVA_INT, 4L * i, Sm3CtxLayout.IV[i]);
+            }
+            return leave(c);
+        }
+
+        @Override
+        public int update(MemorySegment ctx, MemorySegment in, long len) {
+            MemorySegment c = ctx(ctx);
+            for (long i = 0; i < len; i++) {
+                int n = c.get(JAVA_INT, num);
+                c.set(JAVA_BYTE, data + n, in.get(JAVA_BYTE, i));
+                c.set(JAVA_INT, nl, c.get(JAVA_INT, nl) + 8);
+                if (++n == 64) {
+                    // A compression stand-in: the chaining words change with every block.
+                    for (int w = 0; w < 8; w++) {
+                        c.set(JAVA_INT, 4L * w, c.get(JAVA_INT, 4L * w) * 31 + c.get(JAVA_INT, data + 4L * w));
+                    }
+                    n = 0;
+                }
+                c.set(JAVA_INT, num, n);
+            }
+            return leave(c);
+        }
+
+        @Override
+        public MemorySegment dupctx(MemorySegment ctx) {
+            MemorySegment c = ctx(ctx);
+            MemorySegment dup = newctx();
+            MemorySegment.copy(c, 0, dup, 0, DirectSm3.SM3_CTX_BYTES);
+            if (dupDiffers) {
+                dup.set(JAVA_BYTE, 107, (byte) 1);
+            }
+            leave(c);
+            return leave(dup) == 1 ? dup : null;
+        }
+
+        @Override
+        public int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
+            MemorySegment c = ctx(ctx);
+            for (int w = 0; w < 8; w++) {
+                out.set(JAVA_INT.withOrder(java.nio.ByteOrder.BIG_ENDIAN), 4L * w, c.get(JAVA_INT, 4L * w));
+            }
+            outl.set(JAVA_LONG, 0, 32);
+            c.asSlice(data, 64).fill((byte) 0);
+            c.set(JAVA_INT, num, 0);
+            return leave(c);
+        }
+
+        @Override
+        public void freectx(MemorySegment ctx) {
+            ctx(ctx);
+        }
+    }
+
+    @Test
+    void theProofAcceptsOpenSslsLayoutAndWritesNothing() throws Throwable {
+        Standin right = new Standin(32, 40, 104, false);
+        assertTrue(Sm3CtxLayout.proved(right));
+        assertTrue(right.calls >= 7, "the proof read through every function: " + right.calls);
+    }
+
+    @Test
+    void theProofRefusesEveryLayoutItCannotProve() throws Throwable {
+        assertFalse(Sm3CtxLayout.proved(new Standin(36, 40, 104, false)), "bit count moved");
+        assertFalse(Sm3CtxLayout.proved(new Standin(32, 44, 104, false)), "block moved");
+        assertFalse(Sm3CtxLayout.proved(new Standin(32, 40, 100, false)), "fill count moved");
+        assertFalse(Sm3CtxLayout.proved(new Standin(32, 40, 104, true)), "a dupctx copy that is not the bytes");
+    }
+
+    @Test
+    void stateBytesAreChosenOnlyWhereEverythingAgreesAndTheProofIsAskedLast() {
+        AtomicInteger asked = new AtomicInteger();
+        java.util.function.BooleanSupplier yes = () -> asked.incrementAndGet() > 0;
+        java.util.function.BooleanSupplier no = () -> asked.incrementAndGet() < 0;
+        long v30 = 0x3000_0130L;
+        assertEquals(DirectSm3.Copies.STATE_BYTES, DirectSm3.copies(false, null, "default", v30, yes));
+        assertEquals(1, asked.getAndSet(0));
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", v30, no), "proof refused");
+        assertEquals(1, asked.getAndSet(0));
+        assertEquals(DirectSm3.Copies.COPYCTX, DirectSm3.copies(true, null, "default", v30, yes));
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, "false", "default", v30, yes), "switched off");
+        assertEquals(DirectSm3.Copies.STATE_BYTES, DirectSm3.copies(false, "true", "default", v30, yes));
+        asked.set(0);
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "fips", v30, yes), "another provider");
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", 0x3050_0000L, yes), "3.5");
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", 0x2000_0000L, yes), "2.x");
+        assertEquals(0, asked.get(), "the proof runs only where the bytes could be copied");
+    }
+
+    @Test
+    void theOfferMapsToOneBackend() {
+        assertTrue(Backend.choose(new DirectSm3.Offer("no provider", null, null)) instanceof EvpBackend);
+        assertTrue(Backend.choose(new DirectSm3.Offer(null, "default", DirectSm3.Copies.COPYCTX))
+                instanceof ProviderBackend.Copyctx);
+        assertTrue(Backend.choose(new DirectSm3.Offer(null, "default", DirectSm3.Copies.STATE_BYTES))
+                instanceof ProviderBackend.StateBytes);
+        assertTrue(Backend.choose(new DirectSm3.Offer(null, "other", DirectSm3.Copies.DUPCTX))
+                instanceof ProviderBackend.Dupctx);
+        assertTrue(Backend.choose(new DirectSm3.Offer("x=false", null, null)).description().contains("x=false"));
+        assertTrue(Backend.choose(new DirectSm3.Offer(null, "other", DirectSm3.Copies.DUPCTX)).description()
+                .contains("\"other\" provider"));
+    }
+}
