@@ -49,15 +49,14 @@ import javax.crypto.SecretKey;
  *
  * <h2>Keys</h2>
  * A key's HMAC state (a {@code Mac} initialised with it) is worth keeping across rows, since a key usually
- * repeats: an instance keeps the states of up to 16 keys, in one cache shared by all threads
- * that use it, and a new key replaces the one that came in first (first in, first out); {@link #of()}'s
- * instance is shared by the whole JVM (on a Trino worker, by every user's queries). A row's key is found there by a
- * keyed hash (a random secret per instance) and then compared in a time that depends on the lengths only, as
- * {@link MessageDigest#isEqual} does. A key stays until 16 other keys have come in after
- * it; then its copy is zeroed, and each of its idle {@code Mac}s is given a one-byte key, which zeroes the
- * pads that the provider keeps on the heap, and dropped, so that the provider's pool reclaims its native
- * context and clears it before lending it again. A key that fails to give a {@code Mac} is never cached, and
- * its copy is zeroed at once.
+ * repeats: an instance keeps the states of up to 16 keys, in one cache shared by all threads that use it, and a
+ * new key replaces the one that came in first (first in, first out); {@link #of()}'s instance is shared by the
+ * whole JVM (on a Trino worker, by every user's queries). A row's key is found there by a keyed hash (a random
+ * secret per instance) and then compared in a time that depends on the lengths only, as
+ * {@link MessageDigest#isEqual} does. A key stays until 16 other keys have come in after it; then its copy is
+ * zeroed, and each of its idle {@code Mac}s is given a one-byte key, which zeroes the pads that the provider
+ * keeps on the heap, and dropped, so that the provider's pool reclaims its native context and clears it before
+ * lending it again. A key that fails to give a {@code Mac} is never cached, and its copy is zeroed at once.
  *
  * <p>Thread safety: every method may be called by any number of threads at once.
  */
