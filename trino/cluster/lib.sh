@@ -11,14 +11,7 @@ for f in "$zip" "$bc_jar" target/test-classes/io/github/sm3ffm/trino/ClusterChec
 done
 
 # A JDK 25 or later for the servers, the CLI and the check.
-java_home=
-for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
-    [[ -x $candidate/bin/java ]] || continue
-    feature=$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 \
-        | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
-    if (( ${feature:-0} >= 25 )); then java_home=$candidate; break; fi
-done
-[[ -n $java_home ]] || { echo "cluster: no JDK 25 or later found (JAVA_HOME, /usr/lib/jvm)" >&2; exit 2; }
+java_home=$(../bin/find-jdk 25) || exit 2
 export JAVA_HOME=$java_home PATH=$java_home/bin:$PATH
 
 # The server tarball and the CLI from Maven Central, through Maven's cache.
