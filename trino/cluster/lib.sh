@@ -13,25 +13,16 @@ for f in "$zip" "$bc_jar" target/test-classes/io/github/sm3ffm/trino/ClusterChec
 done
 
 # A JDK 25 or later for the servers, the CLI and the check.
-java_home=
-for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
-    [[ -x $candidate/bin/java ]] || continue
-    feature=$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 \
-        | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
-    if (( ${feature:-0} >= 25 )); then java_home=$candidate; break; fi
-done
-[[ -n $java_home ]] || { echo "cluster: no JDK 25 or later found (JAVA_HOME, /usr/lib/jvm)" >&2; exit 2; }
+java_home=$(../bin/find-jdk 25) || exit 2
 export JAVA_HOME=$java_home PATH=$java_home/bin:$PATH
 
-# The server tarball and the CLI from Maven Central, through Maven's cache.
-downloads=target/cluster-downloads
-server_tar=$downloads/trino-server-$trino_version.tar.gz
-cli_jar=$downloads/trino-cli-$trino_version-executable.jar
+# The server tarball and the CLI from Maven Central, used where Maven keeps them: a copy in target/ would keep
+# the 821 MB tarball twice.
+server_tar=$HOME/.m2/repository/io/trino/trino-server/$trino_version/trino-server-$trino_version.tar.gz
+cli_jar=$HOME/.m2/repository/io/trino/trino-cli/$trino_version/trino-cli-$trino_version-executable.jar
 if [[ ! -f $server_tar || ! -f $cli_jar ]]; then
-    mvn -B -ntp -q dependency:copy -Dartifact="io.trino:trino-server:$trino_version:tar.gz" \
-        -DoutputDirectory="$downloads" -Dmdep.stripVersion=false
-    mvn -B -ntp -q dependency:copy -Dartifact="io.trino:trino-cli:$trino_version:jar:executable" \
-        -DoutputDirectory="$downloads"
+    mvn -B -ntp -q dependency:get -Dtransitive=false -Dartifact="io.trino:trino-server:$trino_version:tar.gz"
+    mvn -B -ntp -q dependency:get -Dtransitive=false -Dartifact="io.trino:trino-cli:$trino_version:jar:executable"
 fi
 
 work=$(mktemp -d)

@@ -70,6 +70,11 @@ public enum Algorithm {
         this.displayName = displayName;
     }
 
+    /** The name messages give it, such as "HMAC-SM3". */
+    String displayName() {
+        return displayName;
+    }
+
     /**
      * Why this algorithm cannot be handed out; empty when it can. Decided on the first call, then kept, except when
      * the self-test could not run (a native call failed, such as an allocation): that is decided again at the next
@@ -136,10 +141,11 @@ public enum Algorithm {
     }
 
     /** A decision, and whether it holds for the JVM's life. */
-    private record Decision(LibCryptoUnavailableException problem, boolean kept) {
+    record Decision(LibCryptoUnavailableException problem, boolean kept) {
     }
 
-    private Decision decide() {
+    /** Decides now, whatever was decided before: for {@link #unavailability} and for tests. */
+    Decision decide() {
         Optional<LibCryptoUnavailableException> loading = LibCrypto.loadingError();
         if (loading.isPresent()) {
             // Before any class that links a binding is touched: without a library, none can link.
@@ -284,7 +290,7 @@ public enum Algorithm {
     }
 
     /** The first of (what, got, expected hex) triples whose bytes differ, as "what gave ..."; else null. */
-    private static String differs(Object... whatGotExpected) {
+    static String differs(Object... whatGotExpected) {
         for (int i = 0; i < whatGotExpected.length; i += 3) {
             byte[] got = (byte[]) whatGotExpected[i + 1];
             if (!Arrays.equals(got, HEX.parseHex((String) whatGotExpected[i + 2]))) {

@@ -117,6 +117,9 @@ interface Backend {
         }
 
         private static synchronized Backend make() {
+            // The backends link against the loaded library: load it first, whoever asks first (the engines ask
+            // only once the gate has seen it load).
+            LibCrypto.isAvailable();
             made = true;
             Backend chosen = choose(DirectSm3.OFFER);
             return decorator == null ? chosen : decorator.apply(chosen);

@@ -97,4 +97,45 @@ class ContextPoolTest {
     private static void freeIdle(ContextPool<Sm3Context> pool) {
         pool.idleContexts().forEach(ContextPool::free);
     }
+
+    /**
+     * Past the claim limit, a claiming thread asks for a collection and waits for the contexts of owners that died
+     * holding them; those go back to the pool (cleared), and the claim proceeds.
+     */
+    @Test
+    void pastTheLimitAClaimWaitsForTheContextsOfDeadOwners() throws Exception {
+        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        long live = PooledContext.live();
+        for (int i = 0; i < ContextPool.CLAIM_LIMIT; i++) {
+            pool.claim(new Object(), pool.borrow());
+        }
+        assertEquals(ContextPool.CLAIM_LIMIT, pool.claimedCount());
+        Object owner = new Object();
+        Sm3Context c = pool.claim(owner, pool.borrow());
+        // The dead owners' contexts were reclaimed while this claim waited: cleared, idle or freed.
+        assertTrue(pool.claimedCount() < ContextPool.CLAIM_LIMIT / 2, "claims still counted: " + pool.claimedCount());
+        assertTrue(PooledContext.live() - live < ContextPool.CLAIM_LIMIT / 2, "contexts still live");
+        for (Sm3Context idle : pool.idleContexts()) {
+            assertTrue(idle.primed && idle.claim == null, "an idle context was not cleared and released");
+        }
+        pool.giveBack(c, true);
+        java.lang.ref.Reference.reachabilityFence(owner);
+        for (Sm3Context dead; (dead = pool.takeDead()) != null; ) {
+            pool.giveBack(dead, true);
+        }
+        freeIdle(pool);
+    }
+
+    /** A stream that ends its first message without a digest gives its claimed context back at once. */
+    @Test
+    void aResetStreamGivesItsContextBack() throws Exception {
+        MessageStream<?> stream = Algorithm.sm3Stream();
+        int before = ContextPool.SM3.claimedCount();
+        stream.update(new byte[1000], 0, 1000);
+        assertTrue(stream.holdsContext());
+        assertEquals(before + 1, ContextPool.SM3.claimedCount());
+        stream.reset();
+        assertTrue(!stream.holdsContext());
+        assertEquals(before, ContextPool.SM3.claimedCount());
+    }
 }

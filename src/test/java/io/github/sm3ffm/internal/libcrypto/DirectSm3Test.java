@@ -36,7 +36,7 @@ class DirectSm3Test {
     @Test
     void pathFollowsTheSwitch() {
         boolean off = "false".equals(System.getProperty(DirectSm3.PROPERTY));
-        String description = Backend.SELECTED.description();
+        String description = Faults.chosen().description();
         assertEquals(!off, DirectSm3.ENABLED, description);
         if (off) {
             assertEquals("EVP (sm3ffm.sm3.direct=false)", description);

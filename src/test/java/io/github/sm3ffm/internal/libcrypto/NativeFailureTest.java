@@ -118,6 +118,24 @@ class NativeFailureTest {
         System.out.println("  counted although OpenSSL cannot fail them on this backend: " + cannotFail);
     }
 
+    /** Deciding again while a call of the self-test fails: unavailable for now, and not kept. */
+    @org.junit.jupiter.api.Test
+    void aSelfTestThatCannotRunIsNotAFinalDecision() {
+        for (Algorithm a : Algorithm.values()) {
+            Algorithm.Decision d;
+            String failed;
+            try (Faults.Armed armed = Faults.failNth(1)) {
+                d = a.decide();
+                failed = armed.failedCall();
+            }
+            assertTrue(d.problem() != null && !d.kept(), a.toString());
+            assertEquals(a.displayName() + " known-answer self-test could not run: java.security.ProviderException: "
+                    + failed + " failed: injected failure", d.problem().getMessage());
+            Algorithm.Decision again = a.decide();
+            assertTrue(again.problem() == null && again.kept(), a.toString());
+        }
+    }
+
     /** One operation, set up afresh before each injection, then run with the failure armed. */
     private interface Case {
         /** The operation itself, run with a failure armed. */
