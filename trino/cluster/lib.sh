@@ -18,8 +18,8 @@ export JAVA_HOME=$java_home PATH=$java_home/bin:$PATH
 
 # The server tarball and the CLI from Maven Central, used where Maven keeps them: a copy in target/ would keep
 # the 821 MB tarball twice.
-server_tar=$HOME/.m2/repository/io/trino/trino-server/$trino_version/trino-server-$trino_version.tar.gz
-cli_jar=$HOME/.m2/repository/io/trino/trino-cli/$trino_version/trino-cli-$trino_version-executable.jar
+server_tar=$m2/io/trino/trino-server/$trino_version/trino-server-$trino_version.tar.gz
+cli_jar=$m2/io/trino/trino-cli/$trino_version/trino-cli-$trino_version-executable.jar
 if [[ ! -f $server_tar || ! -f $cli_jar ]]; then
     mvn -B -ntp -q dependency:get -Dtransitive=false -Dartifact="io.trino:trino-server:$trino_version:tar.gz"
     mvn -B -ntp -q dependency:get -Dtransitive=false -Dartifact="io.trino:trino-cli:$trino_version:jar:executable"
