@@ -28,7 +28,7 @@ public class CallPatternBenchmark extends ProviderBenchmark {
 
     @Setup
     public void setUp() throws GeneralSecurityException {
-        jcaProvider = implementation();
+        jcaProvider = Providers.create(provider);
         message = Providers.message(size);
         md = MessageDigest.getInstance("SM3", jcaProvider);
         key = new SecretKeySpec(Providers.message(32), "HmacSM3");

@@ -18,13 +18,9 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.operator.jcajce.JcaDigestCalculatorProviderBuilder;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
@@ -33,10 +29,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * JCA by name: {@code first=SM3FFM} puts SM3FFM at position 1 (OpenSSL hashes the content),
  * {@code first=BC} leaves BC alone (BC hashes it). The ratio of the two is the end-to-end speed-up.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-public class CmsBenchmark {
+public class CmsBenchmark extends TimedBenchmark {
     @Param({"SM3FFM", "BC"})
     public String first;
 

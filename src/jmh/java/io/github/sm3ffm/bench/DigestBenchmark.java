@@ -20,7 +20,7 @@ public class DigestBenchmark extends ProviderBenchmark {
 
     @Setup
     public void setUp() throws NoSuchAlgorithmException {
-        md = MessageDigest.getInstance("SM3", implementation());
+        md = MessageDigest.getInstance("SM3", Providers.create(provider));
         message = Providers.message(size);
     }
 

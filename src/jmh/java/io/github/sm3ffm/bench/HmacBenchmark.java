@@ -20,7 +20,7 @@ public class HmacBenchmark extends ProviderBenchmark {
 
     @Setup
     public void setUp() throws GeneralSecurityException {
-        mac = Mac.getInstance("HmacSM3", implementation());
+        mac = Mac.getInstance("HmacSM3", Providers.create(provider));
         mac.init(new SecretKeySpec(Providers.message(32), "HmacSM3"));
         message = Providers.message(size);
     }

@@ -21,7 +21,7 @@ public class Pbkdf2Benchmark extends ProviderBenchmark {
 
     @Setup
     public void setUp() throws GeneralSecurityException {
-        factory = SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", implementation());
+        factory = SecretKeyFactory.getInstance("PBKDF2WithHmacSM3", Providers.create(provider));
         spec = new PBEKeySpec("correct horse battery staple".toCharArray(), Providers.message(16), iterations, 256);
     }
 

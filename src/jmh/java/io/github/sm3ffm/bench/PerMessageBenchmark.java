@@ -16,14 +16,13 @@ public class PerMessageBenchmark extends ProviderBenchmark {
     /** The transcript's length, a TLCP handshake's. */
     public static final int TRANSCRIPT = 1061;
 
-    private Provider jcaProvider;
     private byte[] message;
     private MessageDigest transcript;
     private MessageDigest handshake;
 
     @Setup
     public void setUp() throws NoSuchAlgorithmException {
-        jcaProvider = implementation();
+        Provider jcaProvider = Providers.create(provider);
         message = Providers.message(MESSAGE_SIZE);
         transcript = MessageDigest.getInstance("SM3", jcaProvider);
         handshake = MessageDigest.getInstance("SM3", jcaProvider);

@@ -1,6 +1,5 @@
 package io.github.sm3ffm.bench;
 
-import java.security.Provider;
 import org.openjdk.jmh.annotations.Param;
 
 /**
@@ -10,9 +9,4 @@ import org.openjdk.jmh.annotations.Param;
 public abstract class ProviderBenchmark extends TimedBenchmark {
     @Param({Providers.SM3FFM, Providers.BC, Providers.KONA, Providers.KONA_NATIVE})
     public String provider;
-
-    /** A new instance of the implementation under test (see {@link Providers#create}). */
-    Provider implementation() {
-        return Providers.create(provider);
-    }
 }

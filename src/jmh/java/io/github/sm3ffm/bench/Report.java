@@ -10,37 +10,31 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
 import java.util.stream.Stream;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Turns what {@code bench/run} leaves in a directory into ratio tables (Markdown, also printed) and two
- * charts: JMH's JSON results ({@code -rf json}, one file per group of benchmarks), the output of
- * {@code openssl speed -mr} ({@value #OPENSSL}) and the machine's description ({@value #MACHINE}).
- * Usage: {@code Report RESULTS_DIR MARKDOWN_FILE [CHART_DIR]}.
+ * charts: JMH's JSON results ({@code -rf json}, a file {@code NAME-ROUND.json} per group of benchmarks and
+ * round), the output of {@code openssl speed -mr} ({@value #OPENSSL}) and the machine's description
+ * ({@value #MACHINE}). Usage: {@code Report RESULTS_DIR MARKDOWN_FILE [CHART_DIR]}.
  *
- * <p>A fork's figure is the mean of its measured iterations. The speed-up over BouncyCastle is BouncyCastle's
- * time over sm3-ffm's, so above 1 means sm3-ffm is faster, taken two ways: BouncyCastle's median fork over
- * sm3-ffm's slowest fork (what a service gets in its unluckiest JVM, and what a target is judged on), and
- * median fork over median fork.
+ * <p>A fork's figure is the mean of its measured iterations. The implementations take turns, one fork of each
+ * point per round, so a ratio is taken within a round, between forks that met the same host.
  */
 public final class Report {
     static final String OURS = Providers.SM3FFM;
@@ -56,17 +50,12 @@ public final class Report {
     private static final String HKDF = "HkdfBenchmark.extractThenExpand";
 
     /**
-     * A headline point: its benchmark and size, the least speed-up over BouncyCastle its slowest sm3-ffm fork
-     * must reach and the least fraction of {@code openssl speed} (NaN: none), and its name under the patterns
-     * chart's bars (null: a digest size, on the other chart).
+     * A headline point: its benchmark and size, the least speed-up over BouncyCastle its slowest round must
+     * reach and the least fraction of {@code openssl speed} (NaN: none), and its name under a chart's bars.
      */
     record Row(String label, String benchmark, String size, double target, double ofOpenssl, String bar) {
         static Row digest(String size, String label, double target, double ofOpenssl) {
-            return new Row("reused MessageDigest, " + label, DIGEST, size, target, ofOpenssl, null);
-        }
-
-        static Row pattern(String bar, String label, String benchmark, String size, double target) {
-            return new Row(label, benchmark, size, target, NONE, bar);
+            return new Row("reused MessageDigest, " + label, DIGEST, size, target, ofOpenssl, label);
         }
     }
 
@@ -78,38 +67,51 @@ public final class Report {
             Row.digest("8192", "8 KiB", NONE, 0.97),
             Row.digest("65536", "64 KiB", 1.6, 0.97),
             Row.digest("1048576", "1 MiB", 1.6, 0.97),
-            Row.pattern("new digest 16 B", "new MessageDigest per 16 B message", NEW_DIGEST, "16", 1.15),
-            Row.pattern("new digest 64 B", "new MessageDigest per 64 B message", NEW_DIGEST, "64", 1.2),
-            Row.pattern("clone 64 B", "clone-then-finish, 64 B appended", CLONE + "64B", "", NONE),
-            Row.pattern("clone 1061 B", "clone-then-finish, 1061 B transcript", CLONE + "1061B", "", 1.05),
-            Row.pattern("update(byte)", "update(byte) × 1 KiB", "UpdateBenchmark.updateByte1KiB", "", NONE),
-            Row.pattern("reused Mac", "HmacSM3, reused Mac, 64 B", "CallPatternBenchmark.reusedMac", "64", 1.3),
-            Row.pattern("new Mac", "HmacSM3, new Mac per 64 B message", "CallPatternBenchmark.newMac", "64", 1.3),
-            Row.pattern("HKDF 32 B", "HKDF-SM3 extract-then-expand to 32 B", HKDF, "32", 1.3),
-            Row.pattern("HKDF 64 B", "HKDF-SM3 extract-then-expand to 64 B", HKDF, "64", 1.3),
-            Row.pattern("PBKDF2 10,000 it.", "PBKDF2WithHmacSM3, 10,000 iterations", "Pbkdf2Benchmark.derive", "", NONE));
+            new Row("new MessageDigest per 16 B message", NEW_DIGEST, "16", 1.15, NONE, "new digest 16 B"),
+            new Row("new MessageDigest per 64 B message", NEW_DIGEST, "64", 1.2, NONE, "new digest 64 B"),
+            new Row("clone-then-finish, 64 B appended", CLONE + "64B", "", NONE, NONE, "clone 64 B"),
+            new Row("clone-then-finish, 1061 B transcript", CLONE + "1061B", "", 1.05, NONE, "clone 1061 B"),
+            new Row("update(byte) × 1 KiB", "UpdateBenchmark.updateByte1KiB", "", NONE, NONE, "update(byte)"),
+            new Row("HmacSM3, reused Mac, 64 B", "CallPatternBenchmark.reusedMac", "64", 1.3, NONE, "reused Mac"),
+            new Row("HmacSM3, new Mac per 64 B message", "CallPatternBenchmark.newMac", "64", 1.3, NONE, "new Mac"),
+            new Row("HKDF-SM3 extract-then-expand to 32 B", HKDF, "32", 1.3, NONE, "HKDF 32 B"),
+            new Row("HKDF-SM3 extract-then-expand to 64 B", HKDF, "64", 1.3, NONE, "HKDF 64 B"),
+            new Row("PBKDF2WithHmacSM3, 10,000 iterations", "Pbkdf2Benchmark.derive", "", NONE, NONE,
+                    "PBKDF2 10,000 it."));
 
     private static final Map<String, String> LABELS = Map.of(OURS, "sm3-ffm", BC, "BouncyCastle",
             Providers.KONA, "Kona, pure Java", Providers.KONA_NATIVE, "Kona, OpenSSL over JNI", "", "—");
 
-    /** One implementation at one benchmark and size: each fork's mean time (ns/op), sorted, and the allocation. */
-    record Point(String benchmark, String size, String implementation, double[] forks, double bytesPerOp) {
-        Point {
-            forks = forks.clone();
-            Arrays.sort(forks);
+    /**
+     * One implementation at one benchmark, size and thread count: each fork's mean time (ns/op) by the round it
+     * ran in ({@code ROUND.FORK}, the round empty in a file that is not a round's: its forks pair in their
+     * order), and the most allocation (B/op) any round's JMH entry recorded.
+     */
+    record Point(String benchmark, String size, String implementation, int threads, Map<String, Double> byRound,
+                 double bytesPerOp) {
+        Point plus(Point other) {
+            Map<String, Double> forks = new TreeMap<>(byRound);
+            forks.putAll(other.byRound());
+            return new Point(benchmark, size, implementation, threads, forks, DoubleStream.of(bytesPerOp,
+                    other.bytesPerOp()).filter(b -> !Double.isNaN(b)).max().orElse(NONE));
+        }
+
+        /** The forks' times, fastest first. */
+        double[] forks() {
+            return byRound.values().stream().mapToDouble(Double::doubleValue).sorted().toArray();
         }
 
         double median() {
-            return Report.median(forks);
+            return Report.median(forks());
         }
 
         double slowest() {
-            return forks[forks.length - 1];
+            return forks()[byRound.size() - 1];
         }
 
         /** "fastest–slowest" fork, or the one fork's time. */
         String range() {
-            return forks.length == 1 ? ns(forks[0]) : ns(forks[0]) + "–" + ns(slowest());
+            return byRound.size() == 1 ? ns(slowest()) : ns(forks()[0]) + "–" + ns(slowest());
         }
     }
 
@@ -121,7 +123,8 @@ public final class Report {
     private final JsonObject settings;
 
     Report(List<Point> points, Map<Long, List<Double>> openssl, Map<String, String> machine, JsonObject settings) {
-        points.forEach(p -> this.points.put(key(p.benchmark(), p.size(), p.implementation()), p));
+        points.forEach(p -> this.points.merge(key(p.benchmark(), p.size(), p.implementation(), p.threads()), p,
+                Point::plus));
         this.openssl = openssl;
         this.machine = machine;
         this.settings = settings;
@@ -133,40 +136,47 @@ public final class Report {
         Files.writeString(Path.of(args[1]), markdown);
         System.out.print(markdown);
         if (args.length > 2) {
-            report.speedupChart(Path.of(args[2], "speedup.png"));
-            report.patternsChart(Path.of(args[2], "patterns.png"));
+            report.chart(Path.of(args[2], "speedup.png"), "SM3, reused MessageDigest, by message size", true);
+            report.chart(Path.of(args[2], "patterns.png"), "Usage patterns", false);
         }
     }
 
     static Report read(Path dir) throws IOException {
-        List<JsonObject> entries = new ArrayList<>();
+        List<Point> points = new ArrayList<>();
+        JsonObject settings = new JsonObject();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                JsonParser.parseString(Files.readString(file)).getAsJsonArray()
-                        .forEach(e -> entries.add(e.getAsJsonObject()));
+                String name = file.getFileName().toString();
+                String round = name.matches(".*-\\d+\\.json") ? name.replaceAll(".*-(\\d+)\\.json", "$1") : "";
+                for (JsonElement e : JsonParser.parseString(Files.readString(file)).getAsJsonArray()) {
+                    settings = points.isEmpty() ? e.getAsJsonObject() : settings;
+                    points.add(point(e.getAsJsonObject(), round));
+                }
             }
         }
         Path speed = dir.resolve(OPENSSL);
         Path machine = dir.resolve(MACHINE);
-        return new Report(entries.stream().map(Report::point).toList(),
-                Files.exists(speed) ? parseOpenssl(Files.readString(speed)) : Map.of(),
-                Files.exists(machine) ? parseMachine(Files.readString(machine)) : Map.of(),
-                entries.isEmpty() ? new JsonObject() : entries.get(0));
+        return new Report(points, Files.exists(speed) ? parseOpenssl(Files.readString(speed)) : Map.of(),
+                Files.exists(machine) ? parseMachine(Files.readString(machine)) : Map.of(), settings);
     }
 
     /** One entry of JMH's JSON, whose {@code primaryMetric.rawData} holds each fork's iterations. */
-    static Point point(JsonObject o) {
+    static Point point(JsonObject o, String round) {
         String name = o.get("benchmark").getAsString();
-        String benchmark = name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1);
         JsonObject params = o.has("params") ? o.getAsJsonObject("params") : new JsonObject();
         JsonArray raw = o.getAsJsonObject("primaryMetric").getAsJsonArray("rawData");
-        double[] forks = raw.asList().stream().mapToDouble(fork -> fork.getAsJsonArray().asList().stream()
-                .mapToDouble(JsonElement::getAsDouble).average().orElseThrow()).toArray();
+        Map<String, Double> forks = new TreeMap<>();
+        for (int i = 0; i < raw.size(); i++) {
+            forks.put(round + "." + i, raw.get(i).getAsJsonArray().asList().stream()
+                    .mapToDouble(JsonElement::getAsDouble).average().orElseThrow());
+        }
         JsonObject secondary = o.has("secondaryMetrics") ? o.getAsJsonObject("secondaryMetrics") : new JsonObject();
         JsonElement alloc = secondary.has("gc.alloc.rate.norm")
                 ? secondary.getAsJsonObject("gc.alloc.rate.norm").get("score") : null;
-        return new Point(benchmark, params.has("size") ? params.get("size").getAsString() : "",
-                params.has("provider") ? params.get("provider").getAsString() : "", forks,
+        return new Point(name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1),
+                params.has("size") ? params.get("size").getAsString() : "",
+                params.has("provider") ? params.get("provider").getAsString() : "",
+                o.has("threads") ? o.get("threads").getAsInt() : 1, forks,
                 alloc != null && alloc.getAsJsonPrimitive().isNumber() ? alloc.getAsDouble() : NONE);
     }
 
@@ -194,37 +204,39 @@ public final class Report {
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1].strip(), (a, b) -> b));
     }
 
-    private static String key(String benchmark, String size, String implementation) {
-        return benchmark + " " + size + " " + implementation;
+    private static String key(String benchmark, String size, String implementation, int threads) {
+        return benchmark + " " + size + " " + implementation + " " + threads;
     }
 
+    /** The point at one thread. */
     Optional<Point> point(String benchmark, String size, String implementation) {
-        return Optional.ofNullable(points.get(key(benchmark, size, implementation)));
+        return Optional.ofNullable(points.get(key(benchmark, size, implementation, 1)));
     }
 
-    /** sm3-ffm's speed-up over {@code other}: their median fork over our slowest fork, or over our median. */
-    Optional<Double> speedup(String benchmark, String size, String other, boolean slowest) {
-        return point(benchmark, size, other).flatMap(o -> point(benchmark, size, OURS)
-                .map(p -> o.median() / (slowest ? p.slowest() : p.median())));
+    /** {@code a}'s fork over {@code b}'s in each round both ran: the lowest round's ratio, or the median. */
+    Optional<Double> ratio(String benchmark, String size, String a, String b, boolean lowest) {
+        Map<String, Double> over = point(benchmark, size, b).map(Point::byRound).orElse(Map.of());
+        double[] r = point(benchmark, size, a).map(p -> p.byRound().entrySet().stream()
+                .filter(e -> over.containsKey(e.getKey())).mapToDouble(e -> e.getValue() / over.get(e.getKey()))
+                .sorted().toArray()).orElse(new double[0]);
+        return r.length == 0 ? Optional.empty() : Optional.of(lowest ? r[0] : median(r));
     }
 
-    /** {@code openssl speed}'s median time over sm3-ffm's reused digest's: the fraction of its speed reached. */
+    /** The median of {@code openssl speed}'s runs at a size, ns per message. */
+    private Optional<Double> openssl(String size) {
+        return Optional.ofNullable(size.isEmpty() ? null : openssl.get(Long.valueOf(size)))
+                .map(runs -> median(runs.stream().mapToDouble(Double::doubleValue).toArray()));
+    }
+
+    /** {@code openssl speed}'s time over sm3-ffm's reused digest's (slowest or median fork): the fraction reached. */
     Optional<Double> ofOpenssl(String size, boolean slowest) {
-        List<Double> runs = size.isEmpty() ? null : openssl.get(Long.valueOf(size));
-        return runs == null ? Optional.empty() : point(DIGEST, size, OURS).map(p -> median(
-                runs.stream().mapToDouble(Double::doubleValue).toArray()) / (slowest ? p.slowest() : p.median()));
+        return openssl(size).flatMap(o -> point(DIGEST, size, OURS).map(p -> o / (slowest ? p.slowest() : p.median())));
     }
 
     /** The implementations measured other than sm3-ffm and BouncyCastle, in the order they ran. */
     List<String> competitors() {
-        Set<String> all = new LinkedHashSet<>();
-        points.values().forEach(p -> all.add(p.implementation()));
-        all.removeAll(List.of(OURS, BC, ""));
-        return List.copyOf(all);
-    }
-
-    String markdown() {
-        return markdown(false);
+        return points.values().stream().map(Point::implementation).distinct()
+                .filter(i -> !List.of(OURS, BC, "").contains(i)).toList();
     }
 
     /** The tables, and with {@code charts} the two charts written beside them. */
@@ -233,14 +245,14 @@ public final class Report {
         m.append("""
                 ## Against BouncyCastle
 
-                Speed-up over BouncyCastle: BouncyCastle's time over sm3-ffm's (above 1, sm3-ffm is faster). \
-                *Slowest fork* sets BouncyCastle's median fork against sm3-ffm's slowest fork, and the target is \
-                judged on it; *median* sets median fork against median fork. *Spread*: sm3-ffm's slowest fork over \
-                its fastest (at most %.2f). *Of openssl speed*: `openssl speed -evp sm3`'s time at that size \
-                (median of its runs) over sm3-ffm's, slowest fork / median.
+                The implementations take turns, one fork of each point per round. Speed-up over BouncyCastle: \
+                BouncyCastle's fork over sm3-ffm's fork of the same round (above 1, sm3-ffm is faster). *Slowest \
+                round*: the lowest of these ratios, on which the target is judged; *median round*: their median. \
+                *Spread*: sm3-ffm's slowest fork over its fastest (at most %.2f). *Of openssl speed*: `openssl \
+                speed -evp sm3`'s time at that size (median of its runs) over sm3-ffm's, slowest fork / median fork.
 
-                | Point | sm3-ffm forks, ns | BouncyCastle forks, ns | × BC, slowest fork | × BC, median | target \
-                | spread | of openssl speed |
+                | Point | sm3-ffm forks, ns | BouncyCastle forks, ns | × BC, slowest round | × BC, median round \
+                | target | spread | of openssl speed |
                 |---|--:|--:|--:|--:|---|--:|--:|
                 """.formatted(SPREAD));
         for (Row r : ROWS) {
@@ -249,16 +261,15 @@ public final class Report {
             if (ours.isEmpty() && bc.isEmpty()) {
                 continue;
             }
-            Optional<Double> worst = speedup(r.benchmark(), r.size(), BC, true);
+            Optional<Double> worst = ratio(r.benchmark(), r.size(), BC, OURS, true);
             String spread = ours.map(p -> p.slowest() / p.forks()[0])
                     .map(s -> String.format(Locale.ROOT, s > SPREAD ? "**%.2f**" : "%.2f", s)).orElse("—");
             String ceiling = !r.benchmark().equals(DIGEST) ? "" : or(ofOpenssl(r.size(), true), Report::fraction)
                     + " / " + or(ofOpenssl(r.size(), false), Report::fraction) + (Double.isNaN(r.ofOpenssl()) ? ""
                     : " (" + verdict(ofOpenssl(r.size(), true), r.ofOpenssl()) + ")");
-            m.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n", r.label(),
-                    or(ours, Point::range), or(bc, Point::range), or(worst, Report::times),
-                    or(speedup(r.benchmark(), r.size(), BC, false), Report::times),
-                    Double.isNaN(r.target()) ? "" : verdict(worst, r.target()), spread, ceiling));
+            row(m, r.label(), or(ours, Point::range), or(bc, Point::range), or(worst, Report::times),
+                    or(ratio(r.benchmark(), r.size(), BC, OURS, false), Report::times),
+                    Double.isNaN(r.target()) ? "" : verdict(worst, r.target()), spread, ceiling);
         }
         if (charts) {
             m.append("""
@@ -268,62 +279,74 @@ public final class Report {
                     ![Usage patterns: speed-up over BouncyCastle](patterns.png)
                     """);
         }
-        if (!competitors().isEmpty()) {
+        int threads = points.values().stream().mapToInt(Point::threads).max().orElse(1);
+        if (threads > 1) {
             m.append("""
 
-                    ## Against the other implementations
+                    ## From 1 to %1$d threads
 
-                    The same ratios over each, with its own fork range; no target is set against them.
+                    State per thread. JMH times each thread, so a point's scaling is %1$d × its 1-thread median fork \
+                    over its %1$d-thread one: %1$d where the threads never slow each other down.
 
-                    | Point | implementation | its forks, ns | × it, slowest sm3-ffm fork | × it, median |
-                    |---|---|--:|--:|--:|
-                    """);
-            for (Row r : ROWS) {
-                for (String other : competitors()) {
-                    point(r.benchmark(), r.size(), other).ifPresent(o -> m.append(String.format(Locale.ROOT,
-                            "| %s | %s | %s | %s | %s |%n", r.label(), label(other), o.range(),
-                            or(speedup(r.benchmark(), r.size(), other, true), Report::times),
-                            or(speedup(r.benchmark(), r.size(), other, false), Report::times))));
-                }
-            }
+                    | Point | implementation | scaling |
+                    |---|---|--:|
+                    """.formatted(threads));
+            points.values().stream().filter(p -> p.threads() == threads).forEach(many -> point(many.benchmark(),
+                    many.size(), many.implementation()).ifPresent(one -> row(m, one.benchmark() + " " + one.size(),
+                    label(one.implementation()), fraction(threads * one.median() / many.median()))));
         }
         m.append("""
 
                 ## Every point
 
                 Time per operation of the median fork and the range of the forks; allocation per operation from \
-                `-prof gc` (which counts JMH's own allocation too: it shows in operations of a millisecond or more).
+                `-prof gc`, the most of any round (it counts JMH's own allocation too, which shows in operations of \
+                a millisecond or more); *× BC*: BouncyCastle's fork over this implementation's of the same round, \
+                the median of the rounds (above 1, faster than BouncyCastle; the only ratio for the others, with \
+                no target).
 
-                | Benchmark | size | implementation | forks | median fork, ns | forks, ns | B/op |
-                |---|--:|---|--:|--:|--:|--:|
+                | Benchmark | size | threads | implementation | forks | median fork, ns | forks, ns | × BC | B/op |
+                |---|--:|--:|---|--:|--:|--:|--:|--:|
                 """);
         List<String> order = new ArrayList<>(List.of(OURS, BC));
         order.addAll(competitors());
-        for (Point p : points.values().stream().sorted(Comparator.comparing(Point::benchmark)
+        points.values().stream().sorted(Comparator.comparing(Point::benchmark)
                 .thenComparingLong(p -> p.size().isEmpty() ? 0 : Long.parseLong(p.size()))
-                .thenComparingInt(p -> order.indexOf(p.implementation()))).toList()) {
-            m.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s |%n", p.benchmark(), p.size(),
-                    label(p.implementation()), p.forks().length, ns(p.median()), p.range(),
-                    Double.isNaN(p.bytesPerOp()) ? "—" : String.format(Locale.ROOT, "%.0f", p.bytesPerOp())));
-        }
+                .thenComparingInt(Point::threads).thenComparingInt(p -> order.indexOf(p.implementation())))
+                .forEach(p -> row(m, p.benchmark(), p.size(), p.threads(), label(p.implementation()),
+                        p.byRound().size(), ns(p.median()), p.range(), p.threads() > 1 || p.implementation().isEmpty()
+                        ? "" : or(ratio(p.benchmark(), p.size(), BC, p.implementation(), false), Report::times),
+                        bytes(p)));
         if (!openssl.isEmpty()) {
-            List<String> sizes = new ArrayList<>();
-            openssl.forEach((size, runs) -> {
-                double[] ns = runs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-                sizes.add(size + " B " + ns(median(ns)) + " (" + ns(ns[0]) + "–" + ns(ns[ns.length - 1]) + ")");
-            });
             m.append("\n`openssl speed -evp sm3`, ns per message, median (range) of its runs: ")
-                    .append(String.join("; ", sizes)).append(".\n");
+                    .append(openssl.entrySet().stream().map(e -> e.getKey() + " B "
+                            + ns(openssl(e.getKey().toString()).orElseThrow()) + " ("
+                            + ns(Collections.min(e.getValue())) + "–" + ns(Collections.max(e.getValue())) + ")")
+                    .collect(Collectors.joining("; "))).append(".\n");
         }
         return m.toString();
+    }
+
+    /** A Markdown table row of these cells. */
+    private static void row(StringBuilder m, Object... cells) {
+        m.append(Arrays.stream(cells).map(String::valueOf).collect(Collectors.joining(" | ", "| ", " |\n")));
+    }
+
+    private static String bytes(Point p) {
+        return Double.isNaN(p.bytesPerOp()) ? "—" : String.format(Locale.ROOT, "%.0f", p.bytesPerOp());
+    }
+
+    /** The most forks any point has: the rounds run. */
+    private int forks() {
+        return points.values().stream().mapToInt(p -> p.byRound().size()).max().orElse(0);
     }
 
     /** The command, the machine and JMH's settings, as the first paragraph. */
     String header() {
         String jdk = settings.has("vmName") ? text("vmName") + " " + text("vmVersion") : "unrecorded";
-        String how = !settings.has("forks") ? "" : String.format(Locale.ROOT, " Forks per point: %s, each of %s × %s "
+        String how = !settings.has("forks") ? "" : String.format(Locale.ROOT, " Forks per point: %d, each of %s × %s "
                 + "warmup and %s × %s measured, average time per operation, JMH %s; fork JVM options `%s`.",
-                text("forks"), text("warmupIterations"), text("warmupTime"), text("measurementIterations"),
+                forks(), text("warmupIterations"), text("warmupTime"), text("measurementIterations"),
                 text("measurementTime"), text("jmhVersion"), String.join(" ",
                         settings.getAsJsonArray("jvmArgs").asList().stream().map(JsonElement::getAsString).toList()));
         return String.format(Locale.ROOT, "`%s` on %s. CPU: %s. Kernel: %s. JDK: %s. %s.%s",
@@ -336,94 +359,39 @@ public final class Report {
         return settings.has(field) ? settings.get(field).getAsString() : "?";
     }
 
-    /** One line naming the machine, under each chart. */
-    private String chartNote() {
-        String[] openssl = machine.getOrDefault("openssl", "OpenSSL ?").split(" ");
-        return String.format(Locale.ROOT, "%s; %s; JDK %s; forks per point: %s", machine.getOrDefault("cpu", "CPU ?"),
-                String.join(" ", Arrays.asList(openssl).subList(0, Math.min(2, openssl.length))), text("jdkVersion"),
-                text("forks"));
-    }
-
-    /** Speed-up over BouncyCastle by message size: each implementation's median, sm3-ffm's slowest fork, openssl. */
-    void speedupChart(Path file) throws IOException {
-        XYChart chart = new XYChartBuilder().width(1100).height(640)
-                .title("SM3, reused MessageDigest: speed-up over BouncyCastle (1 = as fast)")
-                .xAxisTitle("message size, bytes (log scale). " + chartNote()).yAxisTitle("× BouncyCastle").build();
-        chart.getStyler().setXAxisLogarithmic(true);
-        chart.getStyler().setXAxisDecimalPattern("#,###");
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        List<String> sizes = points.values().stream().filter(p -> p.benchmark().equals(DIGEST)).map(Point::size)
-                .distinct().sorted(Comparator.comparingLong(Long::parseLong)).toList();
-        series(chart, label(OURS) + ", median fork", sizes, s -> speedup(DIGEST, s, BC, false), 3f);
-        series(chart, label(OURS) + ", slowest fork", sizes, s -> speedup(DIGEST, s, BC, true), 1.5f);
-        for (String other : competitors()) {
-            series(chart, label(other) + ", median fork", sizes, s -> speedup(DIGEST, s, BC, false)
-                    .flatMap(ours -> speedup(DIGEST, s, other, false).map(over -> ours / over)), 1.8f);
-        }
-        // BouncyCastle's time over openssl's: (BouncyCastle over ours) over (openssl over ours).
-        XYSeries ceiling = series(chart, "openssl speed", sizes,
-                s -> ofOpenssl(s, false).flatMap(f -> speedup(DIGEST, s, BC, false).map(x -> x / f)), 1.8f);
-        if (ceiling != null) {
-            ceiling.setLineColor(Color.BLACK);
-            ceiling.setMarkerColor(Color.BLACK);
-        }
-        if (!chart.getSeriesMap().isEmpty()) {
-            BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        }
-    }
-
-    private static XYSeries series(XYChart chart, String name, List<String> sizes,
-                                   Function<String, Optional<Double>> values, float width) {
-        List<Double> x = new ArrayList<>();
-        List<Double> y = new ArrayList<>();
-        for (String size : sizes) {
-            values.apply(size).ifPresent(v -> {
-                x.add(Double.valueOf(size));
-                y.add(v);
-            });
-        }
-        if (x.isEmpty()) {
-            return null;
-        }
-        XYSeries s = chart.addSeries(name, x, y);
-        s.setMarker(SeriesMarkers.CIRCLE);
-        s.setLineWidth(width);
-        return s;
-    }
-
-    /** The usage patterns: a group of bars per pattern, a bar per implementation, over BouncyCastle. */
-    void patternsChart(Path file) throws IOException {
-        List<Row> rows = ROWS.stream().filter(r -> r.bar() != null && speedup(r.benchmark(), r.size(), BC, false)
-                .isPresent()).toList();
-        if (rows.isEmpty()) {
+    /**
+     * Speed-ups over BouncyCastle, a group of bars per row measured (the digest sizes', or the others'): sm3-ffm's
+     * median and slowest round, each other implementation's median round, {@code openssl speed}'s; no bar where none.
+     */
+    void chart(Path file, String title, boolean digests) throws IOException {
+        List<Row> measured = ROWS.stream().filter(r -> r.benchmark().equals(DIGEST) == digests
+                && ratio(r.benchmark(), r.size(), BC, OURS, false).isPresent()).toList();
+        if (measured.isEmpty()) {
             return;
         }
-        CategoryChart chart = new CategoryChartBuilder().width(1100).height(640)
-                .title("Usage patterns: speed-up over BouncyCastle (1 = as fast)")
-                .xAxisTitle(chartNote()).yAxisTitle("× BouncyCastle").build();
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        // Below the plot: inside it, the legend hid the tallest bars of the last groups.
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-        chart.getStyler().setYAxisMin(0.0);
-        // Ten groups of up to four bars leave each label less room than its text: slanted, none overlaps.
-        chart.getStyler().setXAxisLabelRotation(30);
-        List<String> bars = rows.stream().map(Row::bar).toList();
-        for (boolean slowest : new boolean[] {false, true}) {
-            chart.addSeries(label(OURS) + (slowest ? ", slowest fork" : ", median fork"), bars, rows.stream()
-                    .map(r -> speedup(r.benchmark(), r.size(), BC, slowest).orElseThrow()).toList());
-        }
-        for (String other : competitors()) {
-            // (ours over BouncyCastle) over (ours over it); 0, no bar, where it was not measured.
-            List<Double> values = rows.stream().map(r -> speedup(r.benchmark(), r.size(), other, false)
-                    .map(over -> speedup(r.benchmark(), r.size(), BC, false).orElseThrow() / over).orElse(0.0))
-                    .toList();
-            if (values.stream().anyMatch(v -> v > 0)) {
-                chart.addSeries(label(other) + ", median fork", bars, values);
+        String[] openssl = machine.getOrDefault("openssl", "OpenSSL ?").split(" ");
+        CategoryChart chart = new CategoryChartBuilder().width(1100).height(640).yAxisTitle("× BouncyCastle")
+                .title(title + ": speed-up over BouncyCastle (1 = as fast)").xAxisTitle(String.format(Locale.ROOT,
+                        "%s; %s; JDK %s; rounds: %d", machine.getOrDefault("cpu", "CPU ?"), String.join(" ",
+                        Arrays.asList(openssl).subList(0, Math.min(2, openssl.length))), text("jdkVersion"), forks()))
+                .build();
+        // The legend below the plot, where it hides no bar; slanted labels, which a dozen groups leave no room for.
+        chart.getStyler().setYAxisMin(0.0).setXAxisLabelRotation(30);
+        chart.getStyler().setChartBackgroundColor(Color.WHITE).setLegendPosition(Styler.LegendPosition.OutsideS)
+                .setLegendLayout(Styler.LegendLayout.Horizontal);
+        Map<String, Function<Row, Optional<Double>>> series = new LinkedHashMap<>();
+        series.put(label(OURS) + ", median round", r -> ratio(r.benchmark(), r.size(), BC, OURS, false));
+        series.put(label(OURS) + ", slowest round", r -> ratio(r.benchmark(), r.size(), BC, OURS, true));
+        competitors().forEach(o -> series.put(label(o) + ", median round",
+                r -> ratio(r.benchmark(), r.size(), BC, o, false)));
+        series.put("openssl speed", r -> point(r.benchmark(), r.size(), BC).filter(p -> p.benchmark().equals(DIGEST))
+                .flatMap(bc -> openssl(r.size()).map(o -> bc.median() / o)));
+        series.forEach((name, values) -> {
+            List<Double> bars = measured.stream().map(r -> values.apply(r).orElse(0.0)).toList();
+            if (bars.stream().anyMatch(v -> v > 0)) {
+                chart.addSeries(name, measured.stream().map(Row::bar).toList(), bars);
             }
-        }
+        });
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 

@@ -27,7 +27,7 @@ public class UpdateBenchmark extends ProviderBenchmark {
 
     @Setup
     public void setUp() throws NoSuchAlgorithmException {
-        md = MessageDigest.getInstance("SM3", implementation());
+        md = MessageDigest.getInstance("SM3", Providers.create(provider));
         message1k = Providers.message(BYTES_1K);
         message4k = Providers.message(BYTES_4K);
         byte[] message1m = Providers.message(BYTES_1M);
