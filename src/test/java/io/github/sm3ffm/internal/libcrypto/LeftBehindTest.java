@@ -53,6 +53,14 @@ class LeftBehindTest {
             stream.reset();
             assertHeapMessageZeroed("reset after " + length, stream);
         }
+        // Short updates that fill the heap array, which is handed to OpenSSL on the way (and then zeroed).
+        byte[] message = bytes(1000, 7);
+        MessageStream<?> chunked = Algorithm.sm3Stream();
+        for (int at = 0; at < message.length; at += 100) {
+            chunked.update(message, at, 100);
+        }
+        assertArrayEquals(sm3(message), chunked.finish());
+        assertHeapMessageZeroed("1000 bytes in updates of 100", chunked);
     }
 
     @Test

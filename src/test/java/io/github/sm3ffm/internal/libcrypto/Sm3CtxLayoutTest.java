@@ -31,12 +31,22 @@ class Sm3CtxLayoutTest {
         final boolean dupDiffers;
         final Map<Long, byte[]> left = new HashMap<>();
         int calls;
+        /** The function that reports failure, as the provider's would (NULL or 0), or null for none. */
+        String failing;
+        /** Whether the final leaves the block's bytes in place instead of clearing them. */
+        boolean keepsBlock;
+        int frees;
 
         Standin(long nl, long data, long num, boolean dupDiffers) {
             this.nl = nl;
             this.data = data;
             this.num = num;
             this.dupDiffers = dupDiffers;
+        }
+
+        Standin failing(String function) {
+            failing = function;
+            return this;
         }
 
         private MemorySegment ctx(MemorySegment ctx) {
@@ -55,6 +65,9 @@ class Sm3CtxLayoutTest {
 
         @Override
         public MemorySegment newctx() {
+            if ("newctx".equals(failing) || ("newctx-second".equals(failing) && !left.isEmpty())) {
+                return MemorySegment.NULL;
+            }
             MemorySegment c = arena.allocate(DirectSm3.SM3_CTX_BYTES, 8);
             leave(c);
             return c;
@@ -63,6 +76,9 @@ class Sm3CtxLayoutTest {
         @Override
         public int init(MemorySegment ctx) {
             MemorySegment c = ctx(ctx);
+            if ("init".equals(failing)) {
+                return 0;
+            }
             c.fill((byte) 0);
             for (int i = 0; i < 8; i++) {
                 c.set(JAVA_INT, 4L * i, Sm3CtxLayout.IV[i]);
@@ -73,6 +89,9 @@ class Sm3CtxLayoutTest {
         @Override
         public int update(MemorySegment ctx, MemorySegment in, long len) {
             MemorySegment c = ctx(ctx);
+            if ("update".equals(failing) || ("second update".equals(failing) && len == 64)) {
+                return 0;
+            }
             for (long i = 0; i < len; i++) {
                 int n = c.get(JAVA_INT, num);
                 c.set(JAVA_BYTE, data + n, in.get(JAVA_BYTE, i));
@@ -92,6 +111,9 @@ class Sm3CtxLayoutTest {
         @Override
         public MemorySegment dupctx(MemorySegment ctx) {
             MemorySegment c = ctx(ctx);
+            if ("dupctx".equals(failing)) {
+                return MemorySegment.NULL;
+            }
             MemorySegment dup = newctx();
             MemorySegment.copy(c, 0, dup, 0, DirectSm3.SM3_CTX_BYTES);
             if (dupDiffers) {
@@ -104,11 +126,16 @@ class Sm3CtxLayoutTest {
         @Override
         public int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
             MemorySegment c = ctx(ctx);
+            if ("fin".equals(failing)) {
+                return 0;
+            }
             for (int w = 0; w < 8; w++) {
                 out.set(JAVA_INT.withOrder(java.nio.ByteOrder.BIG_ENDIAN), 4L * w, c.get(JAVA_INT, 4L * w));
             }
             outl.set(JAVA_LONG, 0, 32);
-            c.asSlice(data, 64).fill((byte) 0);
+            if (!keepsBlock) {
+                c.asSlice(data, 64).fill((byte) 0);
+            }
             c.set(JAVA_INT, num, 0);
             return leave(c);
         }
@@ -116,6 +143,7 @@ class Sm3CtxLayoutTest {
         @Override
         public void freectx(MemorySegment ctx) {
             ctx(ctx);
+            frees++;
         }
     }
 
@@ -132,6 +160,20 @@ class Sm3CtxLayoutTest {
         assertFalse(Sm3CtxLayout.proved(new Standin(32, 44, 104, false)), "block moved");
         assertFalse(Sm3CtxLayout.proved(new Standin(32, 40, 100, false)), "fill count moved");
         assertFalse(Sm3CtxLayout.proved(new Standin(32, 40, 104, true)), "a dupctx copy that is not the bytes");
+        Standin keeps = new Standin(32, 40, 104, false);
+        keeps.keepsBlock = true;
+        assertFalse(Sm3CtxLayout.proved(keeps), "a final that leaves the block");
+    }
+
+    /** A function that reports failure anywhere in the proof refuses the layout, and frees what was made. */
+    @Test
+    void aFailingFunctionRefusesAndFreesWhatItMade() throws Throwable {
+        for (String function : new String[] {"newctx", "init", "update", "second update", "dupctx", "fin"}) {
+            Standin s = new Standin(32, 40, 104, false).failing(function);
+            assertFalse(Sm3CtxLayout.proved(s), function);
+            int made = s.left.size();
+            assertEquals(made, s.frees, function + ": contexts made and freed");
+        }
     }
 
     @Test
