@@ -258,30 +258,33 @@ final class DirectSm3 {
 
     private static Copies copies() {
         return copies(COPYCTX != null, System.getProperty(STATE_COPY_PROPERTY), PROVIDER_NAME, OpenSSL_version_num(),
-                () -> {
-                    try {
-                        return Sm3CtxLayout.proved(Sm3CtxLayout.Calls.LINKED) && copyCheck();
-                    } catch (Throwable t) {
-                        return false;
-                    }
-                });
+                Sm3CtxLayout.Calls.LINKED, DirectSm3::copyCheck);
+    }
+
+    /** A check that may throw, as the calls through method handles declare. */
+    interface Check {
+        boolean passes() throws Throwable;
     }
 
     /**
      * How the provider's contexts are copied, from what the loaded libcrypto offers: its copyctx where it has one;
      * else OpenSSL's own {@code SM3_CTX} as bytes, only from OpenSSL 3.0 to 3.4's default provider, unless
-     * {@code stateCopy} is "false", and only once {@code layoutProved} (read-only, asked last, so that nothing is
-     * written into a context as bytes before its layout is proved) says yes; else its dupctx.
+     * {@code stateCopy} is "false", and only once the layout is proved through {@code calls} (read-only, asked
+     * last, so that nothing is written into a context as bytes before) and {@code copyCheck} passes; else dupctx.
      */
     static Copies copies(boolean copyctx, String stateCopy, String providerName, long versionNum,
-                         java.util.function.BooleanSupplier layoutProved) {
+                         Sm3CtxLayout.Calls calls, Check copyCheck) {
         if (copyctx) {
             return Copies.COPYCTX;
         }
         if ("false".equalsIgnoreCase(stateCopy) || !"default".equals(providerName) || !hasSm3Ctx(versionNum)) {
             return Copies.DUPCTX;
         }
-        return layoutProved.getAsBoolean() ? Copies.STATE_BYTES : Copies.DUPCTX;
+        try {
+            return Sm3CtxLayout.proved(calls) && copyCheck.passes() ? Copies.STATE_BYTES : Copies.DUPCTX;
+        } catch (Throwable t) {
+            return Copies.DUPCTX;
+        }
     }
 
     /** Whether {@code versionNum}, OpenSSL_version_num(), is a release from 3.0 to 3.4. */

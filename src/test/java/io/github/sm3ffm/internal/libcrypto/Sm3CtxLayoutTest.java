@@ -179,21 +179,31 @@ class Sm3CtxLayoutTest {
     @Test
     void stateBytesAreChosenOnlyWhereEverythingAgreesAndTheProofIsAskedLast() {
         AtomicInteger asked = new AtomicInteger();
-        java.util.function.BooleanSupplier yes = () -> asked.incrementAndGet() > 0;
-        java.util.function.BooleanSupplier no = () -> asked.incrementAndGet() < 0;
+        DirectSm3.Check yes = () -> asked.incrementAndGet() > 0;
+        Standin right = new Standin(32, 40, 104, false);
+        Standin moved = new Standin(36, 40, 104, false);
         long v30 = 0x3000_0130L;
-        assertEquals(DirectSm3.Copies.STATE_BYTES, DirectSm3.copies(false, null, "default", v30, yes));
+        assertEquals(DirectSm3.Copies.STATE_BYTES, DirectSm3.copies(false, null, "default", v30, right, yes));
         assertEquals(1, asked.getAndSet(0));
-        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", v30, no), "proof refused");
-        assertEquals(1, asked.getAndSet(0));
-        assertEquals(DirectSm3.Copies.COPYCTX, DirectSm3.copies(true, null, "default", v30, yes));
-        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, "false", "default", v30, yes), "switched off");
-        assertEquals(DirectSm3.Copies.STATE_BYTES, DirectSm3.copies(false, "true", "default", v30, yes));
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", v30, moved, yes),
+                "proof refused");
+        assertEquals(0, asked.get(), "the copy check runs only once the layout is proved");
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", v30, right,
+                () -> asked.incrementAndGet() < 0), "copy check failed");
         asked.set(0);
-        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "fips", v30, yes), "another provider");
-        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", 0x3050_0000L, yes), "3.5");
-        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", 0x2000_0000L, yes), "2.x");
-        assertEquals(0, asked.get(), "the proof runs only where the bytes could be copied");
+        assertEquals(DirectSm3.Copies.COPYCTX, DirectSm3.copies(true, null, "default", v30, right, yes));
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, "false", "default", v30, right, yes),
+                "switched off");
+        assertEquals(DirectSm3.Copies.STATE_BYTES, DirectSm3.copies(false, "true", "default", v30, right, yes));
+        asked.set(0);
+        Standin untouched = new Standin(32, 40, 104, false);
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "fips", v30, untouched, yes),
+                "another provider");
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", 0x3050_0000L, untouched, yes),
+                "3.5");
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", 0x2000_0000L, untouched, yes),
+                "2.x");
+        assertEquals(0, asked.get() + untouched.calls, "the proof runs only where the bytes could be copied");
     }
 
     @Test
