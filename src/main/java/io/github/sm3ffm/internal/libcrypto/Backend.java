@@ -24,9 +24,13 @@ interface Backend {
     /** How SM3 is computed and its contexts copied, for messages and tests. */
     String description();
 
-    /** {@code bytes} of native memory for a context's staging buffer; free it with {@link #release}. */
+    /**
+     * {@code bytes} of zeroed native memory for a context's staging buffer; free it with {@link #release}. Zeroed
+     * once here, so that the pool's wipes, which zero only what was written, leave the whole buffer zero.
+     */
     default MemorySegment allocate(long bytes) {
-        return OpenSSLErrors.allocated(CRYPTO_malloc(bytes, MemorySegment.NULL, 0), "CRYPTO_malloc").reinterpret(bytes);
+        return OpenSSLErrors.allocated(CRYPTO_malloc(bytes, MemorySegment.NULL, 0), "CRYPTO_malloc").reinterpret(bytes)
+                .fill((byte) 0);
     }
 
     /** Zeroes and frees what {@link #allocate} gave. */
@@ -75,11 +79,9 @@ interface Backend {
 
     /**
      * Clears whatever state {@code ctx} held (a key's, a message's, a digest's) and leaves it as {@link #init}
-     * does: started on an empty message. By default by starting a message, which zeroes the state first.
+     * does: started on an empty message.
      */
-    default void clear(MemorySegment ctx) {
-        init(ctx);
-    }
+    void clear(MemorySegment ctx);
 
     /** Feeds {@code len} bytes of {@code data} (heap or native) in one short critical call. */
     void update(MemorySegment ctx, MemorySegment data, long len);
@@ -88,8 +90,8 @@ interface Backend {
     void updateNative(MemorySegment ctx, MemorySegment data, long len);
 
     /**
-     * Finishes the message on {@code ctx} into the 32 bytes at {@code out}; {@code outl}, 8 bytes of native
-     * memory, may receive the length written.
+     * Finishes the message on {@code ctx} into the 32 bytes at {@code out} (heap or native, in a short critical
+     * call); {@code outl}, 8 bytes (heap or native), may receive the length written.
      */
     void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl);
 

@@ -133,34 +133,34 @@ final class ContextPool<C extends PooledContext> {
      * idle (freed when the pool is full); a context whose call failed is freed, which clears it too.
      */
     void giveBack(C c, boolean intact) {
-        // Then the contexts of owners that died holding them, which this thread reclaims on its way.
-        for (; c != null; c = takeDead(), intact = true) {
-            Reference<Object> k = c.claim;
-            if (k != null) {
-                c.claim = null;
-                // A cleared reference is never enqueued: the context cannot be reclaimed a second time.
-                k.clear();
-                claimed.decrementAndGet();
-            }
-            if (intact) {
-                try {
-                    // Every SM3 state it holds (a message's, a key's, a finished digest's) and every staging byte.
-                    BACKEND.clear(c.ctx);
-                    if (c instanceof HmacContext h && h.keyed) {
-                        h.keyed = false;
-                        BACKEND.clear(h.inner);
-                        BACKEND.clear(h.outer);
-                    }
-                    c.staging.fill((byte) 0);
-                    c.primed = true;
-                } catch (RuntimeException e) {
-                    // Its state is unknown now: freeing it clears it.
-                    intact = false;
+        if (c == null) {
+            return;
+        }
+        Reference<Object> k = c.claim;
+        if (k != null) {
+            c.claim = null;
+            // A cleared reference is never enqueued: the context cannot be reclaimed a second time.
+            k.clear();
+            claimed.decrementAndGet();
+        }
+        if (intact) {
+            try {
+                // Every SM3 state it holds (a message's, a key's, a finished digest's) and every staging byte.
+                BACKEND.clear(c.ctx);
+                if (c instanceof HmacContext h && h.keyed) {
+                    h.keyed = false;
+                    BACKEND.clear(h.inner);
+                    BACKEND.clear(h.outer);
                 }
+                c.wipe();
+                c.primed = true;
+            } catch (RuntimeException e) {
+                // Its state is unknown now: freeing it clears it.
+                intact = false;
             }
-            if (!intact || !keepIdle(c)) {
-                free(c);
-            }
+        }
+        if (!intact || !keepIdle(c)) {
+            free(c);
         }
     }
 
@@ -212,9 +212,9 @@ final class ContextPool<C extends PooledContext> {
     }
 
     /**
-     * A context whose owner died holding its claim, or null. {@link #giveBack} reclaims them all after the context
-     * it was given (and a stream gives back none, {@code giveBack(takeDead(), true)}, before it borrows), so that
-     * reclamation runs at the pace of allocation, on the allocating threads, with the clearing one frame below.
+     * A context whose owner died holding its claim, or null. A stream about to borrow a context gives all of them
+     * back first ({@link #giveBack}), so that reclamation runs at the pace of allocation, on the allocating
+     * threads, with the clearing one frame below the stream.
      */
     @SuppressWarnings("unchecked")
     C takeDead() {

@@ -18,8 +18,9 @@ final class DerivedBlocks {
     private DerivedBlocks() {
     }
 
-    static byte[] derive(int length, Block block) {
-        byte[] out = new byte[length];
+    /** Fills {@code out} with blocks 1, 2, ... and returns it; zeroes it, and the block, when a block fails. */
+    static byte[] derive(byte[] out, Block block) {
+        int length = out.length;
         byte[] b = new byte[DIGEST_LENGTH];
         boolean done = false;
         try {

@@ -94,8 +94,9 @@ final class DirectSm3 {
     // ordinary for long native input, during which GC may run; that one on first use (see Ordinary).
     private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
     static final MethodHandle UPDATE = link(FOUND.update, UPDATE_DESCRIPTOR, Linker.Option.critical(true));
+    // Final writes a digest straight into the caller's array, and its length into a heap word.
     static final MethodHandle FINAL = link(FOUND.fin,
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(false));
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(true));
     // Critical too: a free of about 100 bytes is shorter than a thread transition.
     static final MethodHandle FREECTX = link(FOUND.freectx, FunctionDescriptor.ofVoid(ADDRESS),
             Linker.Option.critical(false));

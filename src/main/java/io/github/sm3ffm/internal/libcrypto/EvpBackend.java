@@ -27,9 +27,9 @@ final class EvpBackend implements Backend {
             JAVA_LONG);
     static final MethodHandle UPDATE = LibCrypto.downcall("EVP_DigestUpdate", UPDATE_DESCRIPTOR,
             Linker.Option.critical(true));
-    // int EVP_DigestFinal_ex(EVP_MD_CTX *, unsigned char *, unsigned int *)
+    // int EVP_DigestFinal_ex(EVP_MD_CTX *, unsigned char *, unsigned int *): into the caller's array.
     static final MethodHandle FINAL = LibCrypto.downcall("EVP_DigestFinal_ex",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), Linker.Option.critical(false));
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), Linker.Option.critical(true));
 
     // Linked on first use, as in DirectSm3: short-lived programs never feed native memory.
     static final class Ordinary {
@@ -79,6 +79,17 @@ final class EvpBackend implements Backend {
             throw OpenSSLErrors.rethrow(t);
         }
         OpenSSLErrors.check(rc, "EVP_DigestInit_ex2");
+    }
+
+    // A clear is an init, which zeroes the state first; its own downcall, so that it is no deeper below the pool
+    // than an init below a stream.
+    @Override
+    public void clear(MemorySegment ctx) {
+        try {
+            OpenSSLErrors.check((int) INIT.invokeExact(ctx, md, MemorySegment.NULL), "EVP_DigestInit_ex2");
+        } catch (Throwable t) {
+            throw OpenSSLErrors.rethrow(t);
+        }
     }
 
     @Override

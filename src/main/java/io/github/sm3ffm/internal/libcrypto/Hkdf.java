@@ -65,9 +65,8 @@ public final class Hkdf {
         byte[] pads = c.padsOf(key);
         try {
             c.start(pads, message, 0, message.length);
-            c.finish(pads);
             byte[] out = new byte[DIGEST_LENGTH];
-            c.output(out, 0);
+            c.finish(pads, out, 0);
             return out;
         } finally {
             Arrays.fill(pads, (byte) 0);
@@ -85,12 +84,11 @@ public final class Hkdf {
             if (length > DIGEST_LENGTH) {
                 c.key(pads);
             }
-            return DerivedBlocks.derive(length, (i, into) -> {
+            return DerivedBlocks.derive(new byte[length], (i, into) -> {
                 message[message.length - 1] = (byte) i;
                 int from = i == 1 ? DIGEST_LENGTH : 0;
                 c.start(pads, message, from, message.length - from);
-                c.finish(pads);
-                c.output(into, 0);
+                c.finish(pads, into, 0);
                 System.arraycopy(into, 0, message, 0, DIGEST_LENGTH);
             });
         } finally {

@@ -64,9 +64,10 @@ final class HmacContext extends PooledContext {
             int n = Math.min(CRITICAL_CHUNK, key.length - at);
             BACKEND.update(ctx, whole.asSlice(at, n), n);
         }
+        mark(DIGEST_LENGTH);
         BACKEND.finalInto(ctx, output, writtenLength);
         MemorySegment.copy(output, JAVA_BYTE, 0, k, 0, DIGEST_LENGTH);
-        output.fill((byte) 0);
+        wipe();
         return xorPads(k);
     }
 
@@ -93,11 +94,11 @@ final class HmacContext extends PooledContext {
         BACKEND.init(inner);
         BACKEND.init(outer);
         try {
-            MemorySegment.copy(pads, 0, this.pads, JAVA_BYTE, 0, PADS_LENGTH);
+            stage(pads, 0, 0, PADS_LENGTH);
             BACKEND.update(inner, firstBlock, BLOCK_SIZE);
             BACKEND.update(outer, this.pads.asSlice(BLOCK_SIZE), BLOCK_SIZE);
         } finally {
-            this.pads.fill((byte) 0);
+            wipe();
         }
     }
 
@@ -120,7 +121,7 @@ final class HmacContext extends PooledContext {
         } else {
             BACKEND.init(ctx);
         }
-        MemorySegment.copy(pads, 0, input, JAVA_BYTE, 0, BLOCK_SIZE);
+        stage(pads, 0, 0, BLOCK_SIZE);
         BACKEND.update(ctx, firstBlock, BLOCK_SIZE);
     }
 
@@ -139,15 +140,19 @@ final class HmacContext extends PooledContext {
         } else {
             BACKEND.init(ctx);
         }
-        MemorySegment.copy(pads, 0, input, JAVA_BYTE, 0, BLOCK_SIZE);
-        MemorySegment.copy(message, offset, input, JAVA_BYTE, BLOCK_SIZE, length);
+        stage(pads, 0, 0, BLOCK_SIZE);
+        stage(message, offset, BLOCK_SIZE, length);
         BACKEND.update(ctx, input, BLOCK_SIZE + length);
     }
 
-    /** Finishes the message into {@link #output}: the outer hash of the inner digest. */
+    /**
+     * Finishes the message: the outer hash of the inner digest, into {@link #output}, then copied to {@code out}
+     * when there is one.
+     */
     @Override
-    void finish(byte[] pads) {
+    void finish(byte[] pads, byte[] out, int offset) {
         if (keyed) {
+            mark(DIGEST_LENGTH);
             BACKEND.finalInto(ctx, output, writtenLength);
             // On a copy of the keyed outer state that lives for this hash only (the inner one is done).
             MemorySegment o = BACKEND.copyForOneMessage(outer, ctx);
@@ -157,14 +162,18 @@ final class HmacContext extends PooledContext {
             } finally {
                 BACKEND.dropCopy(o, ctx);
             }
-            return;
+        } else {
+            // The outer pad in front of the inner digest: one update of both.
+            mark(BLOCK_SIZE + DIGEST_LENGTH);
+            BACKEND.finalInto(ctx, innerDigest, writtenLength);
+            BACKEND.init(ctx);
+            stage(pads, BLOCK_SIZE, 0, BLOCK_SIZE);
+            BACKEND.update(ctx, outerBlock, BLOCK_SIZE + DIGEST_LENGTH);
+            BACKEND.finalInto(ctx, output, writtenLength);
         }
-        // The outer pad in front of the inner digest: one update of both.
-        BACKEND.finalInto(ctx, innerDigest, writtenLength);
-        BACKEND.init(ctx);
-        MemorySegment.copy(pads, BLOCK_SIZE, input, JAVA_BYTE, 0, BLOCK_SIZE);
-        BACKEND.update(ctx, outerBlock, BLOCK_SIZE + DIGEST_LENGTH);
-        BACKEND.finalInto(ctx, output, writtenLength);
+        if (out != null) {
+            MemorySegment.copy(output, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
+        }
     }
 
     @Override

@@ -154,7 +154,7 @@ public final class MessageStream<C extends PooledContext> {
             refuseIfLost();
             while (true) {
                 if (!inPlace) {
-                    len = stage(src, segment, offset, len);
+                    len = pend(src, segment, offset, len);
                     if (len == 0) {
                         return;
                     }
@@ -164,7 +164,10 @@ public final class MessageStream<C extends PooledContext> {
                 C c = claimed;
                 boolean fresh = c == null;
                 if (fresh) {
-                    pool.giveBack(pool.takeDead(), true);
+                    // The contexts of owners that died holding theirs come back before a stream borrows.
+                    for (C dead; (dead = pool.takeDead()) != null; ) {
+                        pool.giveBack(dead, true);
+                    }
                     c = claim(pool.borrow());
                 }
                 if (phase != Phase.NATIVE) {
@@ -178,11 +181,11 @@ public final class MessageStream<C extends PooledContext> {
                 int n = pendingLen;
                 if (n > 0) {
                     pendingLen = 0;
-                    MemorySegment.copy(pending, 0, c.input, JAVA_BYTE, 0, n);
+                    c.stage(pending, 0, 0, n);
                     Arrays.fill(pending, 0, n, (byte) 0);
                     BACKEND.update(c.ctx, c.input, n);
                     // The claimed context stays with this stream: nothing of the message waits in it either.
-                    c.input.asSlice(0, n).fill((byte) 0);
+                    c.wipe();
                 }
                 if (!inPlace) {
                     continue;
@@ -222,7 +225,7 @@ public final class MessageStream<C extends PooledContext> {
      * Copies as much of the input as fits onto the heap array, growing it up to the staging size; returns how many
      * bytes are left, which need OpenSSL first (the array is full then).
      */
-    private long stage(Object src, MemorySegment segment, long offset, long len) {
+    private long pend(Object src, MemorySegment segment, long offset, long len) {
         while (len > 0) {
             int s = pendingLen;
             byte[] p = pending;
@@ -257,7 +260,9 @@ public final class MessageStream<C extends PooledContext> {
             C c = claimed;
             boolean fresh = c == null;
             if (fresh) {
-                pool.giveBack(pool.takeDead(), true);
+                for (C dead; (dead = pool.takeDead()) != null; ) {
+                    pool.giveBack(dead, true);
+                }
                 c = pool.borrow();
                 if (reused) {
                     claim(c);
@@ -277,16 +282,15 @@ public final class MessageStream<C extends PooledContext> {
             int n = pendingLen;
             if (n > 0) {
                 pendingLen = 0;
-                MemorySegment.copy(pending, 0, c.input, JAVA_BYTE, 0, n);
+                c.stage(pending, 0, 0, n);
                 Arrays.fill(pending, 0, n, (byte) 0);
                 BACKEND.update(c.ctx, c.input, n);
             }
-            c.finish(pads);
-            c.output(out, offset);
+            c.finish(pads, out, offset);
             if (borrowed == null) {
                 // A claimed context stays with this stream: its staged bytes and result are zeroed here, as the pool
-                // zeroes a borrowed one.
-                c.input.asSlice(0, Math.max(n, PooledContext.OUTPUT_END)).fill((byte) 0);
+                // wipes a borrowed one.
+                c.wipe();
             }
             done = true;
         } finally {
@@ -344,7 +348,9 @@ public final class MessageStream<C extends PooledContext> {
                 if (state != null) {
                     that.parked = state;
                 } else {
-                    pool.giveBack(pool.takeDead(), true);
+                    for (C dead; (dead = pool.takeDead()) != null; ) {
+                        pool.giveBack(dead, true);
+                    }
                     C n = pool.borrow();
                     try {
                         claimed.copyTo(n);

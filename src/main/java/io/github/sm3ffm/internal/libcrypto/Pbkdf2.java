@@ -44,7 +44,7 @@ public final class Pbkdf2 {
         try {
             byte[] p = pads = c.padsOf(password);
             c.key(p);
-            byte[] out = DerivedBlocks.derive(length, (i, block) -> {
+            byte[] out = DerivedBlocks.derive(new byte[length], (i, block) -> {
                 for (int k = 0; k < INDEX_LENGTH; k++) {
                     first[salt.length + k] = (byte) (i >>> (24 - 8 * k));
                 }
@@ -69,7 +69,7 @@ public final class Pbkdf2 {
         MemorySegment u = c.output;
         c.begin(pads, null);
         c.updateArray(first, 0, first.length);
-        c.finish(pads);
+        c.finish(pads, null, 0);
         long t0 = u.get(JAVA_LONG_UNALIGNED, 0);
         long t1 = u.get(JAVA_LONG_UNALIGNED, 8);
         long t2 = u.get(JAVA_LONG_UNALIGNED, 16);
@@ -77,7 +77,7 @@ public final class Pbkdf2 {
         for (int j = 1; j < iterations; j++) {
             c.begin(pads, null);
             PooledContext.BACKEND.update(c.ctx, u, DIGEST_LENGTH);
-            c.finish(pads);
+            c.finish(pads, null, 0);
             t0 ^= u.get(JAVA_LONG_UNALIGNED, 0);
             t1 ^= u.get(JAVA_LONG_UNALIGNED, 8);
             t2 ^= u.get(JAVA_LONG_UNALIGNED, 16);

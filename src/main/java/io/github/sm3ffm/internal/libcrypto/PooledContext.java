@@ -3,7 +3,7 @@ package io.github.sm3ffm.internal.libcrypto;
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.BLOCK_SIZE;
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Reference;
@@ -16,9 +16,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * them. Made, lent, taken back, cleared and freed by a {@link ContextPool} only.
  *
  * <p>The staging buffer has named regions, each a slice of its own: {@link #input} (bytes copied in for one
- * update, 512), and within it {@link #output} (a digest or MAC written by a final, 32) followed by
- * {@link #writtenLength} (the length a final reports, 8); {@link HmacContext} names its pads' and inner digest's.
- * The whole buffer is zeroed whenever the context goes back to the pool.
+ * update, 512), and within it {@link #output} (a digest or MAC that a KDF or an HMAC's outer hash reads, 32);
+ * {@link HmacContext} names its pads' and inner digest's. A digest for the caller goes straight into the caller's
+ * array, and the length a final reports into a heap word ({@link #writtenLength}), so neither lands here.
+ * Bytes reach it only through {@link #stage} and the finals, each of which first records how far the buffer is
+ * written ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the pool wipes every
+ * context it takes back. Zeroing what was written, not all 512 bytes, keeps a short digest's clearing at a
+ * few stores.
  *
  * <p>A context's methods are where the SM3 calls of a message are made, one frame below the stream that owns
  * the context and one above the backend, so that a native call is never deeper than that below an engine.
@@ -45,8 +49,10 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     final MemorySegment input;
     /** Where a final writes the digest or MAC. */
     final MemorySegment output;
-    /** Where a final reports the length it wrote: just past the output. */
-    final MemorySegment writtenLength;
+    /** Where a final reports the length it wrote: a heap word of this context, no user data. */
+    final MemorySegment writtenLength = MemorySegment.ofArray(new long[1]);
+    /** How many bytes at the start of the staging buffer may hold something written since the last wipe. */
+    private int used;
     /** The pool's claim for the owner that keeps this context across calls; null while idle or borrowed. */
     Reference<Object> claim;
     /**
@@ -61,7 +67,6 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         this.staging = staging;
         this.input = staging;
         this.output = staging.asSlice(0, DIGEST_LENGTH);
-        this.writtenLength = staging.asSlice(DIGEST_LENGTH, JAVA_LONG.byteSize());
         ALL.add(this);
     }
 
@@ -74,13 +79,45 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     /** Loads a key's pads into keyed states, from which every later message starts; nothing for a digest. */
     abstract void key(byte[] pads);
 
-    /** Finishes the message into {@link #output}. */
-    abstract void finish(byte[] pads);
+    /**
+     * Finishes the message into {@code out} at {@code offset} (32 bytes), or into {@link #output} when {@code out}
+     * is null.
+     */
+    abstract void finish(byte[] pads, byte[] out, int offset);
+
+    /** Copies {@code len} bytes of {@code src} into the staging buffer at {@code at}, recording them for {@link #wipe}. */
+    final void stage(byte[] src, int srcOffset, int at, int len) {
+        mark(at + len);
+        MemorySegment.copy(src, srcOffset, staging, JAVA_BYTE, at, len);
+    }
+
+    /** Records that the first {@code end} bytes of the staging buffer may be written: before a native call writes. */
+    final void mark(int end) {
+        if (end > used) {
+            used = end;
+        }
+    }
+
+    /** Zeroes every staging byte written since the last wipe. */
+    final void wipe() {
+        int n = used;
+        if (n > 0) {
+            used = 0;
+            if (n > WIPE_BY_STORES) {
+                staging.asSlice(0, n).fill((byte) 0);
+            } else {
+                // A few stores beat the bulk fill's setup for a short message's bytes and result (40 bytes).
+                for (int at = 0; at < n; at += Long.BYTES) {
+                    staging.set(JAVA_LONG_UNALIGNED, at, 0L);
+                }
+            }
+        }
+    }
 
     /** Feeds array bytes: through the staging buffer when they fit, else in place in critical chunks. */
     final void updateArray(byte[] bytes, int offset, int len) {
         if (len <= STAGING_SIZE) {
-            MemorySegment.copy(bytes, offset, input, JAVA_BYTE, 0, len);
+            stage(bytes, offset, 0, len);
             BACKEND.update(ctx, input, len);
             return;
         }
@@ -89,11 +126,6 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
             int n = Math.min(CRITICAL_CHUNK, end - offset);
             BACKEND.update(ctx, whole.asSlice(offset, n), n);
         }
-    }
-
-    /** Copies the digest or MAC that a finish left in {@link #output}. */
-    final void output(byte[] out, int offset) {
-        MemorySegment.copy(output, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
     }
 
     /** Puts a copy of this context's states in {@code into}, a context of the same kind from the pool. */
@@ -120,8 +152,8 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         return ALL.remove(this);
     }
 
-    /** Where a final's output and reported length end in the staging buffer. */
-    static final int OUTPUT_END = DIGEST_LENGTH + 8;
+    /** Written bytes up to which {@link #wipe} zeroes by eight-byte stores (a multiple of 8), beyond by a fill. */
+    private static final int WIPE_BY_STORES = 128;
 
     /** Bytes of an HMAC's two pads, which sit at the start of the staging buffer while they are absorbed. */
     static final int PADS_LENGTH = 2 * BLOCK_SIZE;

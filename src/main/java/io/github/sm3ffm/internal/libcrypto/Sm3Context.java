@@ -1,5 +1,7 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
+
 import java.lang.foreign.MemorySegment;
 
 /** One SM3 context and its staging buffer: what a digest stream and the X9.63 KDF compute on. */
@@ -30,9 +32,17 @@ final class Sm3Context extends PooledContext {
     void key(byte[] pads) {
     }
 
+    // Straight into the caller's array (a critical call): the digest never lands in the staging buffer.
     @Override
-    void finish(byte[] pads) {
-        BACKEND.finalInto(ctx, output, writtenLength);
+    void finish(byte[] pads, byte[] out, int offset) {
+        MemorySegment into;
+        if (out == null) {
+            mark(DIGEST_LENGTH);
+            into = output;
+        } else {
+            into = MemorySegment.ofArray(out).asSlice(offset, DIGEST_LENGTH);
+        }
+        BACKEND.finalInto(ctx, into, writtenLength);
     }
 
     @Override

@@ -32,15 +32,14 @@ public final class X963Kdf {
         Sm3Context c = ContextPool.SM3.borrow();
         boolean intact = false;
         try {
-            byte[] out = DerivedBlocks.derive(length, (counter, into) -> {
+            byte[] out = DerivedBlocks.derive(new byte[length], (counter, into) -> {
                 message[counterAt] = (byte) (counter >>> 24);
                 message[counterAt + 1] = (byte) (counter >>> 16);
                 message[counterAt + 2] = (byte) (counter >>> 8);
                 message[counterAt + 3] = (byte) counter;
                 c.start();
                 c.updateArray(message, 0, message.length);
-                c.finish(null);
-                c.output(into, 0);
+                c.finish(null, into, 0);
             });
             intact = true;
             return out;

@@ -108,7 +108,8 @@ class LeftBehindTest {
         for (ContextPool<?> pool : List.of(ContextPool.SM3, ContextPool.HMAC)) {
             for (PooledContext c : pool.idleContexts()) {
                 assertTrue(c.staging.asByteBuffer().equals(java.nio.ByteBuffer.allocate(PooledContext.STAGING_SIZE)),
-                        what + ": an idle context's staging buffer holds bytes");
+                        () -> what + ": an idle context's staging buffer holds bytes: "
+                                + java.util.HexFormat.of().formatHex(c.staging.toArray(JAVA_BYTE)));
                 assertTrue(c.primed, what + ": an idle context is not left started");
                 assertArrayEquals(empty, finished(c.ctx), what + ": an idle context's message state is not empty");
                 assertFalse(c instanceof HmacContext h && h.keyed, what + ": an idle context holds keyed states");

@@ -652,24 +652,11 @@ class NativeFailureTest {
     }
 
     private static byte[] reference(byte[]... parts) {
-        SM3Digest d = new SM3Digest();
-        for (byte[] p : parts) {
-            d.update(p, 0, p.length);
-        }
-        byte[] out = new byte[32];
-        d.doFinal(out, 0);
-        return out;
+        return References.sm3(parts);
     }
 
     private static byte[] referenceMac(byte[] key, byte[]... parts) {
-        HMac m = new HMac(new SM3Digest());
-        m.init(new KeyParameter(key));
-        for (byte[] p : parts) {
-            m.update(p, 0, p.length);
-        }
-        byte[] out = new byte[32];
-        m.doFinal(out, 0);
-        return out;
+        return References.hmac(key, parts);
     }
 
     private static byte[] referencePbkdf2(byte[] password, byte[] salt, int iterations, int length) {

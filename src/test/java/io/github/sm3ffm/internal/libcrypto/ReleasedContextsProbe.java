@@ -80,7 +80,7 @@ public final class ReleasedContextsProbe {
         HmacContext control = ContextPool.HMAC.borrow();
         byte[] controlPads = control.padsOf(controlKey);
         control.start(controlPads, controlMessage, 0, controlMessage.length);
-        control.finish(controlPads);
+        control.finish(controlPads, null, 0);
         List<byte[]> controlStates = macFinished(controlKey, controlMessage);
         look("finished control", controlStates, List.of());
         ContextPool.HMAC.giveBack(control, true);

@@ -1,0 +1,176 @@
+package io.github.sm3ffm.internal.libcrypto;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.ProviderException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.bouncycastle.crypto.digests.SM3Digest;
+import org.bouncycastle.crypto.generators.KDF2BytesGenerator;
+import org.bouncycastle.crypto.generators.PKCS5S2ParametersGenerator;
+import org.bouncycastle.crypto.params.KDFParameters;
+import org.bouncycastle.crypto.params.KeyParameter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where a message stops waiting on the heap and reaches a native context: exactly at the staging size, whatever
+ * the updates that bring it there; where a keyed MAC is copied in the middle of a message; the KDFs over inputs
+ * that take the long paths (more than one critical chunk); and what a KDF leaves when a block fails.
+ */
+class StreamBoundariesTest {
+    private static final int STAGING = PooledContext.STAGING_SIZE;
+    private final Random random = new Random(61);
+
+    @Test
+    void singleBytesWaitOnTheHeapUpToTheStagingSizeAndTheNextReachesAContext() throws Exception {
+        byte[] message = bytes(STAGING + 1);
+        MessageStream<?> s = Algorithm.sm3Stream();
+        for (int i = 0; i < STAGING; i++) {
+            s.update(message[i]);
+            assertFalse(s.holdsContext(), "after " + (i + 1) + " bytes");
+        }
+        s.update(message[STAGING]);
+        assertTrue(s.holdsContext(), "the byte past the staging size needs OpenSSL");
+        assertArrayEquals(References.sm3(message), s.finish());
+    }
+
+    @Test
+    void updatesThatFillEachSizeOfTheHeapArrayExactlyKeepTheMessageOnTheHeap() throws Exception {
+        // 32, 64, 128, 256 and 512 bytes: each size the pending array grows to, reached exactly.
+        int[] updates = {32, 32, 64, 128, 256};
+        List<byte[]> parts = new ArrayList<>();
+        MessageStream<?> s = Algorithm.sm3Stream();
+        for (int n : updates) {
+            byte[] part = bytes(n);
+            parts.add(part);
+            s.update(part, 0, n);
+            assertFalse(s.holdsContext(), "after an update of " + n);
+        }
+        byte[] one = bytes(1);
+        parts.add(one);
+        s.update(one, 0, 1);
+        assertTrue(s.holdsContext(), "one byte past the staging size");
+        assertArrayEquals(References.sm3(parts.toArray(byte[][]::new)), s.finish());
+    }
+
+    @Test
+    void anUpdateBelowTheStagingSizeWaitsAndOneOfItGoesInPlace() throws Exception {
+        for (int n : new int[] {STAGING - 1, STAGING}) {
+            byte[] message = bytes(n);
+            MessageStream<?> s = Algorithm.sm3Stream();
+            s.update(message, 0, n);
+            assertEquals(n >= STAGING, s.holdsContext(), "an update of " + n);
+            assertArrayEquals(References.sm3(message), s.finish(), "an update of " + n);
+        }
+    }
+
+    @Test
+    void anUpdateThatFitsTheRestOfTheArrayWaitsAndOneByteMoreDoesNot() throws Exception {
+        for (int extra : new int[] {0, 1}) {
+            byte[] head = bytes(STAGING - 12);
+            byte[] tail = bytes(12 + extra);
+            MessageStream<?> s = Algorithm.sm3Stream();
+            s.update(head, 0, head.length);
+            s.update(tail, 0, tail.length);
+            assertEquals(extra > 0, s.holdsContext(), "a tail of " + tail.length + " after " + head.length);
+            assertArrayEquals(References.sm3(head, tail), s.finish(), "a tail of " + tail.length);
+        }
+    }
+
+    @Test
+    void aReusedStreamHashesAcrossTheBoundaryAgainAndAgain() throws Exception {
+        MessageStream<?> s = Algorithm.sm3Stream();
+        for (int n : new int[] {STAGING, STAGING - 1, STAGING + 1, 0, 3 * STAGING + 7, 31, 32, 33}) {
+            byte[] message = bytes(n);
+            s.update(message, 0, n);
+            assertArrayEquals(References.sm3(message), s.finish(), "a message of " + n);
+        }
+    }
+
+    @Test
+    void aCopyOfAKeyedMacInTheMiddleOfAMessageFinishesOnItsOwn() throws Exception {
+        byte[] key = bytes(32);
+        MessageStream<?> mac = Algorithm.hmacStream();
+        mac.init(key);
+        byte[] first = bytes(40);
+        mac.update(first, 0, first.length);
+        assertArrayEquals(References.hmac(key, first), mac.finish(), "the first message");
+        // A reused stream loads the key into keyed states when it claims a context: the long head does.
+        byte[] head = bytes(700);
+        mac.update(head, 0, head.length);
+        assertTrue(mac.holdsContext());
+        MessageStream<?> copy = mac.copy();
+        byte[] tail = bytes(9);
+        byte[] otherTail = bytes(600);
+        mac.update(tail, 0, tail.length);
+        // The source's next message must not disturb the copy's keyed states.
+        assertArrayEquals(References.hmac(key, head, tail), mac.finish(), "the source");
+        mac.update(first, 0, first.length);
+        assertArrayEquals(References.hmac(key, first), mac.finish(), "the source's next message");
+        copy.update(otherTail, 0, otherTail.length);
+        assertArrayEquals(References.hmac(key, head, otherTail), copy.finish(), "the copy");
+        copy.update(first, 0, first.length);
+        assertArrayEquals(References.hmac(key, first), copy.finish(), "the copy's next message, from its own keyed states");
+    }
+
+    @Test
+    void x963WithSharedInfoLongerThanACriticalChunkMatchesBouncyCastle() throws Exception {
+        byte[] z = bytes(32);
+        for (int infoLength : new int[] {0, STAGING, PooledContext.CRITICAL_CHUNK + 1000}) {
+            byte[] info = bytes(infoLength);
+            byte[] expected = new byte[70];
+            KDF2BytesGenerator bc = new KDF2BytesGenerator(new SM3Digest());
+            bc.init(new KDFParameters(z, info));
+            bc.generateBytes(expected, 0, expected.length);
+            assertArrayEquals(expected, Algorithm.x963Kdf().derive(z, info, expected.length), "SharedInfo of " + infoLength);
+        }
+    }
+
+    @Test
+    void pbkdf2MatchesBouncyCastleAndGivesNothingForNoLength() throws Exception {
+        byte[] password = bytes(100);
+        byte[] salt = bytes(16);
+        PKCS5S2ParametersGenerator bc = new PKCS5S2ParametersGenerator(new SM3Digest());
+        bc.init(password, salt, 3);
+        byte[] expected = ((KeyParameter) bc.generateDerivedParameters(8 * 40)).getKey();
+        assertArrayEquals(expected, Algorithm.pbkdf2().derive(password, salt, 3, 40));
+        assertArrayEquals(new byte[0], Algorithm.pbkdf2().derive(password, salt, 3, 0));
+    }
+
+    @Test
+    void aFailedBlockLeavesTheOutputAndTheBlockZeroed() throws Exception {
+        byte[] out = new byte[3 * 32 + 5];
+        byte[][] seen = new byte[1][];
+        assertThrows(ProviderException.class, () -> DerivedBlocks.derive(out, (i, into) -> {
+            seen[0] = into;
+            Arrays.fill(into, (byte) i);
+            if (i == 3) {
+                throw new ProviderException("block " + i + " failed");
+            }
+        }));
+        assertArrayEquals(new byte[out.length], out, "the two blocks derived before the failure");
+        assertArrayEquals(new byte[32], seen[0], "the block the failure interrupted");
+    }
+
+    @Test
+    void blocksAreCutToTheLengthAsked() throws Exception {
+        for (int length : new int[] {1, 31, 32, 33, 64, 65}) {
+            byte[] out = DerivedBlocks.derive(new byte[length], (i, into) -> Arrays.fill(into, (byte) i));
+            for (int at = 0; at < length; at++) {
+                assertEquals((byte) (at / 32 + 1), out[at], "byte " + at + " of " + length);
+            }
+        }
+    }
+
+    private byte[] bytes(int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+}
