@@ -1,9 +1,9 @@
 package io.github.sm3ffm.internal.libcrypto;
 
 import io.github.sm3ffm.SM3Provider;
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.security.MessageDigest;
@@ -29,7 +29,10 @@ public final class ColdStartProbe {
         MethodHandle strlen = Linker.nativeLinker().downcallHandle(
                 Linker.nativeLinker().defaultLookup().find("strlen").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
-        long n = (long) strlen.invokeExact(MemorySegment.ofArray(new byte[] {'a', 'b', 'c', 0}));
+        long n;
+        try (Arena arena = Arena.ofConfined()) {
+            n = (long) strlen.invokeExact(arena.allocateFrom("abc"));
+        }
         t = stage(stages, "ffm", t);
         boolean loaded = LibCrypto.isAvailable();
         t = stage(stages, "load", t);
