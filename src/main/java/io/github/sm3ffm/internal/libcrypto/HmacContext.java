@@ -46,7 +46,8 @@ final class HmacContext extends PooledContext {
 
     /**
      * The pads of {@code key}: K0 XOR ipad, then K0 XOR opad, K0 being the key padded with zeros, or its SM3
-     * digest (hashed here, in place) when it is longer than a block. The caller zeroes them when done.
+     * digest (hashed here, in place) when it is longer than a block. The caller zeroes them when done; the digest
+     * left in the output region goes with the next message's bytes or with the pool's wipe.
      */
     byte[] padsOf(byte[] key) {
         if (key.length <= BLOCK_SIZE) {
@@ -67,7 +68,6 @@ final class HmacContext extends PooledContext {
         mark(DIGEST_LENGTH);
         BACKEND.finalInto(ctx, output, writtenLength);
         MemorySegment.copy(output, JAVA_BYTE, 0, k, 0, DIGEST_LENGTH);
-        wipe();
         return xorPads(k);
     }
 

@@ -80,8 +80,8 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     abstract void key(byte[] pads);
 
     /**
-     * Finishes the message into {@code out} at {@code offset} (32 bytes), or into {@link #output} when {@code out}
-     * is null.
+     * Finishes the message into {@code out} at {@code offset} (32 bytes); an HMAC context, for PBKDF2's chain,
+     * only into {@link #output} when {@code out} is null.
      */
     abstract void finish(byte[] pads, byte[] out, int offset);
 

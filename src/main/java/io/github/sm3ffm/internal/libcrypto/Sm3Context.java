@@ -32,17 +32,11 @@ final class Sm3Context extends PooledContext {
     void key(byte[] pads) {
     }
 
-    // Straight into the caller's array (a critical call): the digest never lands in the staging buffer.
+    // Straight into the caller's array (a critical call): the digest never lands in the staging buffer. Every
+    // caller gives an array.
     @Override
     void finish(byte[] pads, byte[] out, int offset) {
-        MemorySegment into;
-        if (out == null) {
-            mark(DIGEST_LENGTH);
-            into = output;
-        } else {
-            into = MemorySegment.ofArray(out).asSlice(offset, DIGEST_LENGTH);
-        }
-        BACKEND.finalInto(ctx, into, writtenLength);
+        BACKEND.finalInto(ctx, MemorySegment.ofArray(out).asSlice(offset, DIGEST_LENGTH), writtenLength);
     }
 
     @Override

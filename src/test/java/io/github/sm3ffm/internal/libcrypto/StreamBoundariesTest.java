@@ -159,13 +159,54 @@ class StreamBoundariesTest {
     }
 
     @Test
-    void blocksAreCutToTheLengthAsked() throws Exception {
+    void blocksAreCutToTheLengthAskedAndNoneIsComputedPastIt() throws Exception {
         for (int length : new int[] {1, 31, 32, 33, 64, 65}) {
-            byte[] out = DerivedBlocks.derive(new byte[length], (i, into) -> Arrays.fill(into, (byte) i));
+            int[] computed = {0};
+            byte[] out = DerivedBlocks.derive(new byte[length], (i, into) -> {
+                computed[0]++;
+                Arrays.fill(into, (byte) i);
+            });
             for (int at = 0; at < length; at++) {
                 assertEquals((byte) (at / 32 + 1), out[at], "byte " + at + " of " + length);
             }
+            assertEquals((length + 31) / 32, computed[0], "blocks computed for " + length + " bytes");
         }
+    }
+
+    @Test
+    void aStreamThatBorrowsReclaimsTheContextOfOneThatDiedHoldingIt() throws Exception {
+        for (boolean longMessage : new boolean[] {false, true}) {
+            int before = ContextPool.SM3.claimedCount();
+            claimAndDrop();
+            assertTrue(ContextPool.SM3.claimedCount() > before, "the dropped stream held a claimed context");
+            int held = ContextPool.SM3.claimedCount();
+            // The GC enqueues the dead stream's claim; the next stream that borrows (at finish for a short message,
+            // at update for a long one, which then claims a context of its own and is kept alive here) gives the
+            // dead one's context back.
+            List<MessageStream<?>> alive = new ArrayList<>();
+            for (int i = 0; i < 50 && ContextPool.SM3.claimedCount() >= held + alive.size(); i++) {
+                System.gc();
+                Thread.sleep(20);
+                MessageStream<?> next = Algorithm.sm3Stream();
+                byte[] m = bytes(longMessage ? 600 : 10);
+                next.update(m, 0, m.length);
+                if (longMessage) {
+                    alive.add(next);
+                } else {
+                    next.finish();
+                }
+            }
+            assertTrue(ContextPool.SM3.claimedCount() < held + alive.size(), (longMessage ? "update" : "finish")
+                    + " reclaimed no dead owner's context");
+            alive.forEach(MessageStream::reset);
+        }
+    }
+
+    private void claimAndDrop() throws Exception {
+        MessageStream<?> s = Algorithm.sm3Stream();
+        byte[] head = bytes(STAGING);
+        s.update(head, 0, head.length);
+        assertTrue(s.holdsContext());
     }
 
     private byte[] bytes(int n) {
