@@ -120,6 +120,26 @@ class StreamBoundariesTest {
     }
 
     @Test
+    void keysOfABlockAreUsedAsTheyAreAndLongerOnesHashed() throws Exception {
+        byte[] message = bytes(50);
+        for (int keyLength : new int[] {63, 64, 65}) {
+            byte[] key = bytes(keyLength);
+            MessageStream<?> mac = Algorithm.hmacStream();
+            mac.init(key);
+            mac.update(message, 0, message.length);
+            assertArrayEquals(References.hmac(key, message), mac.finish(), "a key of " + keyLength + " bytes");
+            // The pads as HKDF asks for them, without the stream's own shortcut for short keys.
+            HmacContext c = ContextPool.HMAC.borrow();
+            try {
+                byte[] k0 = keyLength <= 64 ? key : References.sm3(key);
+                assertArrayEquals(HmacContext.padsOfBlock(k0), c.padsOf(key), "the pads of a key of " + keyLength);
+            } finally {
+                ContextPool.HMAC.giveBack(c, true);
+            }
+        }
+    }
+
+    @Test
     void x963WithSharedInfoLongerThanACriticalChunkMatchesBouncyCastle() throws Exception {
         byte[] z = bytes(32);
         for (int infoLength : new int[] {0, STAGING, PooledContext.CRITICAL_CHUNK + 1000}) {
