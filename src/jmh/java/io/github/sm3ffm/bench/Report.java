@@ -35,8 +35,12 @@ import org.knowm.xchart.style.Styler;
  *
  * <p>A fork's figure is the mean of its measured iterations. The implementations take turns, one fork of each
  * point per round, so a ratio is taken within a round, between forks that met the same host.
+ *
+ * @param openssl ns per message of each {@code openssl speed} run, by message size
+ * @param settings the first JMH entry, for the settings every entry shares
  */
-public final class Report {
+public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl, Map<String, String> machine,
+                     JsonObject settings) {
     static final String OURS = Providers.SM3FFM;
     static final String BC = Providers.BC;
     static final String DIGEST = "DigestBenchmark.digest";
@@ -115,21 +119,6 @@ public final class Report {
         }
     }
 
-    private final Map<String, Point> points = new LinkedHashMap<>();
-    /** ns per message of each {@code openssl speed} run, by message size. */
-    private final Map<Long, List<Double>> openssl;
-    private final Map<String, String> machine;
-    /** The first JMH entry, for the settings every entry shares. */
-    private final JsonObject settings;
-
-    Report(List<Point> points, Map<Long, List<Double>> openssl, Map<String, String> machine, JsonObject settings) {
-        points.forEach(p -> this.points.merge(key(p.benchmark(), p.size(), p.implementation(), p.threads()), p,
-                Point::plus));
-        this.openssl = openssl;
-        this.machine = machine;
-        this.settings = settings;
-    }
-
     public static void main(String[] args) throws IOException {
         Report report = read(Path.of(args[0]));
         String markdown = report.markdown(args.length > 2);
@@ -142,7 +131,7 @@ public final class Report {
     }
 
     static Report read(Path dir) throws IOException {
-        List<Point> points = new ArrayList<>();
+        Map<String, Point> points = new LinkedHashMap<>();
         JsonObject settings = new JsonObject();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
@@ -150,7 +139,8 @@ public final class Report {
                 String round = name.matches(".*-\\d+\\.json") ? name.replaceAll(".*-(\\d+)\\.json", "$1") : "";
                 for (JsonElement e : JsonParser.parseString(Files.readString(file)).getAsJsonArray()) {
                     settings = points.isEmpty() ? e.getAsJsonObject() : settings;
-                    points.add(point(e.getAsJsonObject(), round));
+                    Point p = point(e.getAsJsonObject(), round);
+                    points.merge(key(p.benchmark(), p.size(), p.implementation(), p.threads()), p, Point::plus);
                 }
             }
         }
@@ -225,7 +215,7 @@ public final class Report {
     /** The median of {@code openssl speed}'s runs at a size, ns per message. */
     private Optional<Double> openssl(String size) {
         return Optional.ofNullable(size.isEmpty() ? null : openssl.get(Long.valueOf(size)))
-                .map(runs -> median(runs.stream().mapToDouble(Double::doubleValue).toArray()));
+                .map(runs -> median(runs.stream().mapToDouble(Double::doubleValue).sorted().toArray()));
     }
 
     /** {@code openssl speed}'s time over sm3-ffm's reused digest's (slowest or median fork): the fraction reached. */
@@ -258,18 +248,17 @@ public final class Report {
         for (Row r : ROWS) {
             Optional<Point> ours = point(r.benchmark(), r.size(), OURS);
             Optional<Point> bc = point(r.benchmark(), r.size(), BC);
-            if (ours.isEmpty() && bc.isEmpty()) {
-                continue;
+            if (ours.isPresent() || bc.isPresent()) {
+                Optional<Double> worst = ratio(r.benchmark(), r.size(), BC, OURS, true);
+                String spread = ours.map(p -> p.slowest() / p.forks()[0])
+                        .map(s -> fmt(s > SPREAD ? "**%.2f**" : "%.2f", s)).orElse("—");
+                String ceiling = !r.benchmark().equals(DIGEST) ? "" : or(ofOpenssl(r.size(), true), "%.2f") + " / "
+                        + or(ofOpenssl(r.size(), false), "%.2f") + (Double.isNaN(r.ofOpenssl()) ? ""
+                        : " (" + verdict(ofOpenssl(r.size(), true), r.ofOpenssl()) + ")");
+                row(m, r.label(), ours.map(Point::range).orElse("—"), bc.map(Point::range).orElse("—"),
+                        or(worst, "%.2f×"), or(ratio(r.benchmark(), r.size(), BC, OURS, false), "%.2f×"),
+                        verdict(worst, r.target()), spread, ceiling);
             }
-            Optional<Double> worst = ratio(r.benchmark(), r.size(), BC, OURS, true);
-            String spread = ours.map(p -> p.slowest() / p.forks()[0])
-                    .map(s -> String.format(Locale.ROOT, s > SPREAD ? "**%.2f**" : "%.2f", s)).orElse("—");
-            String ceiling = !r.benchmark().equals(DIGEST) ? "" : or(ofOpenssl(r.size(), true), Report::fraction)
-                    + " / " + or(ofOpenssl(r.size(), false), Report::fraction) + (Double.isNaN(r.ofOpenssl()) ? ""
-                    : " (" + verdict(ofOpenssl(r.size(), true), r.ofOpenssl()) + ")");
-            row(m, r.label(), or(ours, Point::range), or(bc, Point::range), or(worst, Report::times),
-                    or(ratio(r.benchmark(), r.size(), BC, OURS, false), Report::times),
-                    Double.isNaN(r.target()) ? "" : verdict(worst, r.target()), spread, ceiling);
         }
         if (charts) {
             m.append("""
@@ -293,7 +282,7 @@ public final class Report {
                     """.formatted(threads));
             points.values().stream().filter(p -> p.threads() == threads).forEach(many -> point(many.benchmark(),
                     many.size(), many.implementation()).ifPresent(one -> row(m, one.benchmark() + " " + one.size(),
-                    label(one.implementation()), fraction(threads * one.median() / many.median()))));
+                    label(one.implementation()), fmt("%.2f", threads * one.median() / many.median()))));
         }
         m.append("""
 
@@ -308,15 +297,14 @@ public final class Report {
                 | Benchmark | size | threads | implementation | forks | median fork, ns | forks, ns | × BC | B/op |
                 |---|--:|--:|---|--:|--:|--:|--:|--:|
                 """);
-        List<String> order = new ArrayList<>(List.of(OURS, BC));
-        order.addAll(competitors());
+        List<String> order = Stream.concat(Stream.of(OURS, BC), competitors().stream()).toList();
         points.values().stream().sorted(Comparator.comparing(Point::benchmark)
                 .thenComparingLong(p -> p.size().isEmpty() ? 0 : Long.parseLong(p.size()))
                 .thenComparingInt(Point::threads).thenComparingInt(p -> order.indexOf(p.implementation())))
                 .forEach(p -> row(m, p.benchmark(), p.size(), p.threads(), label(p.implementation()),
                         p.byRound().size(), ns(p.median()), p.range(), p.threads() > 1 || p.implementation().isEmpty()
-                        ? "" : or(ratio(p.benchmark(), p.size(), BC, p.implementation(), false), Report::times),
-                        bytes(p)));
+                        ? "" : or(ratio(p.benchmark(), p.size(), BC, p.implementation(), false), "%.2f×"),
+                        Double.isNaN(p.bytesPerOp()) ? "—" : fmt("%.0f", p.bytesPerOp())));
         if (!openssl.isEmpty()) {
             m.append("\n`openssl speed -evp sm3`, ns per message, median (range) of its runs: ")
                     .append(openssl.entrySet().stream().map(e -> e.getKey() + " B "
@@ -327,13 +315,8 @@ public final class Report {
         return m.toString();
     }
 
-    /** A Markdown table row of these cells. */
     private static void row(StringBuilder m, Object... cells) {
         m.append(Arrays.stream(cells).map(String::valueOf).collect(Collectors.joining(" | ", "| ", " |\n")));
-    }
-
-    private static String bytes(Point p) {
-        return Double.isNaN(p.bytesPerOp()) ? "—" : String.format(Locale.ROOT, "%.0f", p.bytesPerOp());
     }
 
     /** The most forks any point has: the rounds run. */
@@ -344,12 +327,12 @@ public final class Report {
     /** The command, the machine and JMH's settings, as the first paragraph. */
     String header() {
         String jdk = settings.has("vmName") ? text("vmName") + " " + text("vmVersion") : "unrecorded";
-        String how = !settings.has("forks") ? "" : String.format(Locale.ROOT, " Forks per point: %d, each of %s × %s "
+        String how = !settings.has("forks") ? "" : fmt(" Forks per point: %d, each of %s × %s "
                 + "warmup and %s × %s measured, average time per operation, JMH %s; fork JVM options `%s`.",
                 forks(), text("warmupIterations"), text("warmupTime"), text("measurementIterations"),
                 text("measurementTime"), text("jmhVersion"), String.join(" ",
                         settings.getAsJsonArray("jvmArgs").asList().stream().map(JsonElement::getAsString).toList()));
-        return String.format(Locale.ROOT, "`%s` on %s. CPU: %s. Kernel: %s. JDK: %s. %s.%s",
+        return fmt("`%s` on %s. CPU: %s. Kernel: %s. JDK: %s. %s.%s",
                 machine.getOrDefault("command", "bench/run"), machine.getOrDefault("date", "an unrecorded date"),
                 machine.getOrDefault("cpu", "unrecorded"), machine.getOrDefault("kernel", "unrecorded"), jdk,
                 machine.getOrDefault("openssl", "OpenSSL unrecorded"), how);
@@ -369,16 +352,15 @@ public final class Report {
         if (measured.isEmpty()) {
             return;
         }
-        String[] openssl = machine.getOrDefault("openssl", "OpenSSL ?").split(" ");
+        String version = Arrays.stream(machine.getOrDefault("openssl", "OpenSSL ?").split(" ")).limit(2)
+                .collect(Collectors.joining(" "));
         CategoryChart chart = new CategoryChartBuilder().width(1100).height(640).yAxisTitle("× BouncyCastle")
-                .title(title + ": speed-up over BouncyCastle (1 = as fast)").xAxisTitle(String.format(Locale.ROOT,
-                        "%s; %s; JDK %s; rounds: %d", machine.getOrDefault("cpu", "CPU ?"), String.join(" ",
-                        Arrays.asList(openssl).subList(0, Math.min(2, openssl.length))), text("jdkVersion"), forks()))
+                .title(title + ": speed-up over BouncyCastle (1 = as fast)").xAxisTitle(fmt("%s; %s; JDK %s; "
+                        + "rounds: %d", machine.getOrDefault("cpu", "CPU ?"), version, text("jdkVersion"), forks()))
                 .build();
         // The legend below the plot, where it hides no bar; slanted labels, which a dozen groups leave no room for.
-        chart.getStyler().setYAxisMin(0.0).setXAxisLabelRotation(30);
-        chart.getStyler().setChartBackgroundColor(Color.WHITE).setLegendPosition(Styler.LegendPosition.OutsideS)
-                .setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setYAxisMin(0.0).setXAxisLabelRotation(30).setChartBackgroundColor(Color.WHITE)
+                .setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
         Map<String, Function<Row, Optional<Double>>> series = new LinkedHashMap<>();
         series.put(label(OURS) + ", median round", r -> ratio(r.benchmark(), r.size(), BC, OURS, false));
         series.put(label(OURS) + ", slowest round", r -> ratio(r.benchmark(), r.size(), BC, OURS, true));
@@ -399,32 +381,27 @@ public final class Report {
         return LABELS.getOrDefault(implementation, implementation);
     }
 
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    /** The median of values in ascending order. */
+    static double median(double[] sorted) {
+        return (sorted[(sorted.length - 1) / 2] + sorted[sorted.length / 2]) / 2;
     }
 
-    /** "≥ 1.25: met", or not met, or not measured. */
+    /** "≥ 1.25: met", or not met, or not measured; nothing where no target is set. */
     private static String verdict(Optional<Double> ratio, double target) {
-        return String.format(Locale.ROOT, "≥ %.2f: %s", target,
+        return Double.isNaN(target) ? "" : fmt("≥ %.2f: %s", target,
                 ratio.map(r -> r >= target ? "met" : "**not met**").orElse("not measured"));
     }
 
-    private static <T> String or(Optional<T> value, Function<T, String> format) {
-        return value.map(format).orElse("—");
-    }
-
-    static String times(double ratio) {
-        return String.format(Locale.ROOT, "%.2f×", ratio);
-    }
-
-    static String fraction(double ratio) {
-        return String.format(Locale.ROOT, "%.2f", ratio);
+    /** The value in {@code format}, or a dash where there is none. */
+    private static String or(Optional<Double> value, String format) {
+        return value.map(v -> fmt(format, v)).orElse("—");
     }
 
     static String ns(double ns) {
-        return String.format(Locale.ROOT, ns >= 100 ? "%,.0f" : "%.1f", ns);
+        return fmt(ns >= 100 ? "%,.0f" : "%.1f", ns);
+    }
+
+    private static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
     }
 }

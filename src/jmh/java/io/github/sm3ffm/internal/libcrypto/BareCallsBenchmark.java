@@ -16,8 +16,9 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * What is the least a short digest, or a clone-then-finish, can cost through FFM? sm3-ffm's own downcall
- * handles to the provider's SM3 functions ({@link DirectSm3}), alone, from and into native memory, with no
- * JCA and no copies: the floors under {@link io.github.sm3ffm.bench.CallPatternBenchmark#reusedDigest} and
+ * handles to the provider's SM3 functions ({@link ProviderBackend.Functions}), alone, from and into native
+ * memory, with no JCA and no copies: the floors under
+ * {@link io.github.sm3ffm.bench.CallPatternBenchmark#reusedDigest} and
  * {@link PerMessageBenchmark#cloneThenFinish1061B}.
  */
 public class BareCallsBenchmark extends TimedBenchmark {
@@ -38,17 +39,17 @@ public class BareCallsBenchmark extends TimedBenchmark {
             }
             ctx = Backend.SELECTED.newContext();
             message = arena.allocate(size).copyFrom(MemorySegment.ofArray(Providers.message(size)));
-            int rc = (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
-            if (rc != 1 || (int) DirectSm3.UPDATE.invokeExact(ctx, message, (long) size) != 1) {
+            int rc = (int) ProviderBackend.Functions.INIT.invokeExact(ctx, MemorySegment.NULL);
+            if (rc != 1 || (int) ProviderBackend.Functions.UPDATE.invokeExact(ctx, message, (long) size) != 1) {
                 throw new IllegalStateException("SM3 init or update failed");
             }
         }
 
         @TearDown
         public void tearDown() throws Throwable {
-            DirectSm3.FREECTX.invokeExact(ctx);
+            ProviderBackend.Functions.FREECTX.invokeExact(ctx);
             if (into != null) {
-                DirectSm3.FREECTX.invokeExact(into);
+                ProviderBackend.Functions.FREECTX.invokeExact(into);
             }
             arena.close();
         }
@@ -77,9 +78,9 @@ public class BareCallsBenchmark extends TimedBenchmark {
     /** init, update and final: the digest in native memory, or NULL when a call failed. */
     @Benchmark
     public MemorySegment threeCalls(Message m) throws Throwable {
-        int rc = (int) DirectSm3.INIT.invokeExact(m.ctx, MemorySegment.NULL);
-        rc &= (int) DirectSm3.UPDATE.invokeExact(m.ctx, m.message, m.message.byteSize());
-        rc &= (int) DirectSm3.FINAL.invokeExact(m.ctx, m.out, m.outl, 32L);
+        int rc = (int) ProviderBackend.Functions.INIT.invokeExact(m.ctx, MemorySegment.NULL);
+        rc &= (int) ProviderBackend.Functions.UPDATE.invokeExact(m.ctx, m.message, m.message.byteSize());
+        rc &= (int) ProviderBackend.Functions.FINAL.invokeExact(m.ctx, m.out, m.outl, 32L);
         return rc == 1 ? m.out : MemorySegment.NULL;
     }
 
@@ -90,16 +91,16 @@ public class BareCallsBenchmark extends TimedBenchmark {
     @Benchmark
     public MemorySegment copyIntoThenFinal(Transcript t) throws Throwable {
         t.into = Backend.SELECTED.copy(t.ctx, t.into);
-        int rc = (int) DirectSm3.FINAL.invokeExact(t.into, t.out, t.outl, 32L);
+        int rc = (int) ProviderBackend.Functions.FINAL.invokeExact(t.into, t.out, t.outl, 32L);
         return rc == 1 ? t.out : MemorySegment.NULL;
     }
 
     /** dupctx, final and freectx, a clone's and its digest()'s calls: the transcript's digest, or NULL. */
     @Benchmark
     public MemorySegment copyThenFinal(Transcript t) throws Throwable {
-        MemorySegment copy = (MemorySegment) DirectSm3.DUPCTX.invokeExact(t.ctx);
-        int rc = (int) DirectSm3.FINAL.invokeExact(copy, t.out, t.outl, 32L);
-        DirectSm3.FREECTX.invokeExact(copy);
+        MemorySegment copy = (MemorySegment) ProviderBackend.Functions.DUPCTX.invokeExact(t.ctx);
+        int rc = (int) ProviderBackend.Functions.FINAL.invokeExact(copy, t.out, t.outl, 32L);
+        ProviderBackend.Functions.FREECTX.invokeExact(copy);
         return rc == 1 ? t.out : MemorySegment.NULL;
     }
 }

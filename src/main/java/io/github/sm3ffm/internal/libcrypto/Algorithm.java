@@ -63,8 +63,8 @@ public enum Algorithm {
     static final String SM3_ABC = "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0";
 
     private final String displayName;
-    /** Empty when usable, else why not; null until decided. */
-    private volatile Optional<LibCryptoUnavailableException> outcome;
+    /** Empty when usable, else why not; null until decided. Package-private: tests set it to see what follows. */
+    volatile Optional<LibCryptoUnavailableException> outcome;
 
     Algorithm(String displayName) {
         this.displayName = displayName;

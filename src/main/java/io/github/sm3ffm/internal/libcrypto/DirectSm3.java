@@ -1,5 +1,13 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.ProviderBackend.Functions.COPYCTX;
+import static io.github.sm3ffm.internal.libcrypto.ProviderBackend.Functions.DUPCTX;
+import static io.github.sm3ffm.internal.libcrypto.ProviderBackend.Functions.FINAL;
+import static io.github.sm3ffm.internal.libcrypto.ProviderBackend.Functions.FREECTX;
+import static io.github.sm3ffm.internal.libcrypto.ProviderBackend.Functions.INIT;
+import static io.github.sm3ffm.internal.libcrypto.ProviderBackend.Functions.NEWCTX;
+import static io.github.sm3ffm.internal.libcrypto.ProviderBackend.Functions.PROVIDER_CTX;
+import static io.github.sm3ffm.internal.libcrypto.ProviderBackend.Functions.UPDATE;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ENGINE_finish;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ENGINE_get_digest_engine;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_get0_provider;
@@ -16,7 +24,6 @@ import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PROVIDER_get0_provi
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PROVIDER_query_operation;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OSSL_PROVIDER_unquery_operation;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OpenSSL_version_num;
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -24,11 +31,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.github.sm3ffm.internal.openssl.ossl_algorithm_st;
 import io.github.sm3ffm.internal.openssl.ossl_dispatch_st;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
-import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -37,8 +41,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The SM3 functions of the provider that {@code EVP_MD_fetch} chose, found and linked to be called without EVP
- * (provider-digest(7)): {@code newctx}, {@code init}, {@code update}, {@code final}, {@code dupctx},
+ * The SM3 functions of the provider that {@code EVP_MD_fetch} chose, found ({@link Lookup}) to be called without
+ * EVP (provider-digest(7)) and linked by {@link ProviderBackend.Functions}: {@code newctx}, {@code init},
+ * {@code update}, {@code final}, {@code dupctx},
  * {@code freectx}, found through {@code EVP_MD_get0_provider} and {@code OSSL_PROVIDER_query_operation};
  * and {@code copyctx} where the provider has it (OpenSSL 3.5 and later), a copy into an existing context
  * without the allocation and free of a {@code dupctx}.
@@ -76,30 +81,15 @@ final class DirectSm3 {
      */
     static final int OSSL_FUNC_DIGEST_COPYCTX = 15;
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final Found FOUND = findOrExplain();
-    static final MemorySegment PROVIDER_CTX = FOUND.providerCtx;
+    /** What the lookup found, in a holder of its own: {@link ProviderBackend.Functions} links from it. */
+    static final class Lookup {
+        static final Found FOUND = findOrExplain();
 
-    static final MethodHandle NEWCTX = link(FOUND.newctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
-    // Not critical: init and dupctx are the first native call of a message and of a clone. Only an ordinary
-    // downcall clears the upper halves of the vector registers on its way back (HotSpot's vzeroupper after
-    // the transition); on CPUs with AVX-512, wide-vector JIT code before a critical call slowed the SM3 calls
-    // after it in some JVMs (docs/design-notebook.md). The EVP path's init showed no such fork and stays critical.
-    static final MethodHandle INIT = link(FOUND.init, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    static final MethodHandle DUPCTX = link(FOUND.dupctx, FunctionDescriptor.of(ADDRESS, ADDRESS));
-    // copyctx takes dupctx's place where the provider has it (null elsewhere), ordinary for the same reason:
-    // linked critical, it slowed PBKDF2 on OpenSSL 3.5 (docs/design-notebook.md).
-    static final MethodHandle COPYCTX = link(FOUND.copyctx, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
-    // Update is linked twice: critical for short input (heap arrays read in place, no thread transition),
-    // ordinary for long native input, during which GC may run; that one on first use (see Ordinary).
-    private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
-    static final MethodHandle UPDATE = link(FOUND.update, UPDATE_DESCRIPTOR, Linker.Option.critical(true));
-    // Final writes a digest straight into the caller's array, and its length into a heap word.
-    static final MethodHandle FINAL = link(FOUND.fin,
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(true));
-    // Critical too: a free of about 100 bytes is shorter than a thread transition.
-    static final MethodHandle FREECTX = link(FOUND.freectx, FunctionDescriptor.ofVoid(ADDRESS),
-            Linker.Option.critical(false));
+        private Lookup() {
+        }
+    }
+
+    private static final Found FOUND = Lookup.FOUND;
 
     /** Why SM3 goes through EVP: nothing usable was found, or the functions found hash "abc" wrong. */
     static final String REASON = FOUND.reason != null ? FOUND.reason : check();
@@ -140,23 +130,13 @@ final class DirectSm3 {
     private DirectSm3() {
     }
 
-    // Linked when a native segment first needs it: each downcall shape costs milliseconds of start-up
-    // (a generated stub), and short-lived programs never feed native memory. Still a constant to the JIT.
-    static final class Ordinary {
-        static final MethodHandle UPDATE = link(FOUND.update, UPDATE_DESCRIPTOR);
-    }
-
     /** What was found, or why the path is not used. */
-    private record Found(String reason, String provider, MemorySegment providerCtx, MemorySegment newctx,
+    record Found(String reason, String provider, MemorySegment providerCtx, MemorySegment newctx,
                          MemorySegment init, MemorySegment update, MemorySegment fin, MemorySegment freectx,
                          MemorySegment dupctx, MemorySegment copyctx) {
         static Found no(String reason) {
             return new Found(reason, null, null, null, null, null, null, null, null, null);
         }
-    }
-
-    private static MethodHandle link(MemorySegment function, FunctionDescriptor descriptor, Linker.Option... options) {
-        return function == null ? null : LINKER.downcallHandle(function, descriptor, options);
     }
 
     // Never throws: a class whose initialiser fails is unusable for the JVM's life.

@@ -1,7 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.openssl.OpenSSL.C_POINTER;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_clear_error;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_get_size;
@@ -304,7 +303,7 @@ public final class LibCrypto {
     private static Outcome fetchSm3(Path path) throws LibCryptoUnavailableException {
         String version = OpenSSL_version(OPENSSL_VERSION()).getString(0);
         String where = version + " at " + path;
-        ERR_clear_error();
+        OpenSSLErrors.clear();
         MemorySegment md;
         try (Arena arena = Arena.ofConfined()) {
             md = EVP_MD_fetch(MemorySegment.NULL, arena.allocateFrom("SM3"), propertyQueryString());

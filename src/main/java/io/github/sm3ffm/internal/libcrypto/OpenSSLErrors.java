@@ -35,6 +35,17 @@ final class OpenSSLErrors {
         return text.length() == 0 ? "no OpenSSL error queued" : text.toString();
     }
 
+    /**
+     * Empties the calling thread's error queue, as {@code ERR_clear_error} does, through {@code ERR_get_error}:
+     * the loader has linked that call's shape already ({@code OpenSSL_version_num}'s), and each new shape costs
+     * start-up a generated stub.
+     */
+    static void clear() {
+        while (ERR_get_error() != 0) {
+            // Each call pops one.
+        }
+    }
+
     /** The exception for an OpenSSL call that reported failure, carrying the drained queue. */
     static ProviderException failure(String call) {
         return new ProviderException(call + " failed: " + drain());

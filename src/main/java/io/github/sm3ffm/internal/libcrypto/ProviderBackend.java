@@ -1,11 +1,10 @@
 package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_copy_ex;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_free;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_CTX_new;
+import static io.github.sm3ffm.internal.openssl.OpenSSL.C_POINTER;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -15,9 +14,63 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.security.ProviderException;
 
-/** The provider's own functions, found and linked by {@link DirectSm3}; subclasses copy its way. */
+/**
+ * The provider's own SM3 functions, found by {@link DirectSm3} and linked here ({@link Functions}): every native
+ * function this backend calls is named in this file. Subclasses copy contexts each its way.
+ */
 abstract sealed class ProviderBackend implements Backend
         permits ProviderBackend.Copyctx, ProviderBackend.StateBytes, ProviderBackend.Dupctx {
+    /**
+     * The functions {@link DirectSm3.Lookup} found, linked: a holder of its own, which DirectSm3's checks call
+     * before any backend is chosen. Null where nothing was found (EVP serves SM3) and, for copyctx, before
+     * OpenSSL 3.5.
+     */
+    static final class Functions {
+        private static final DirectSm3.Found FOUND = DirectSm3.Lookup.FOUND;
+        static final MemorySegment PROVIDER_CTX = FOUND.providerCtx();
+
+        // With the bindings' pointer layout, as EVP_MD_get0_provider has: the same call shape shares its generated
+        // stub, one fewer at start-up. A context is opaque here; StateBytes reads one through a 108-byte view.
+        static final MethodHandle NEWCTX = link(FOUND.newctx(), FunctionDescriptor.of(C_POINTER, C_POINTER));
+        // Not critical: init and dupctx are the first native call of a message and of a clone. Only an ordinary
+        // downcall clears the upper halves of the vector registers on its way back (HotSpot's vzeroupper after
+        // the transition); on CPUs with AVX-512, wide-vector JIT code before a critical call slowed the SM3 calls
+        // after it in some JVMs (docs/design-notebook.md). The EVP path's init showed no such fork and stays critical.
+        static final MethodHandle INIT = link(FOUND.init(), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        static final MethodHandle DUPCTX = link(FOUND.dupctx(), FunctionDescriptor.of(C_POINTER, C_POINTER));
+        // copyctx takes dupctx's place where the provider has it, ordinary for the same reason: linked critical,
+        // it slowed PBKDF2 on OpenSSL 3.5 (docs/design-notebook.md).
+        static final MethodHandle COPYCTX = link(FOUND.copyctx(), FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+        // Update is linked twice: critical for short input (heap arrays read in place, no thread transition),
+        // ordinary for long native input, during which GC may run; that one on first use (see Ordinary).
+        private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
+                JAVA_LONG);
+        static final MethodHandle UPDATE = link(FOUND.update(), UPDATE_DESCRIPTOR, Linker.Option.critical(true));
+        // Final writes a digest straight into the caller's array, and its length into a heap word.
+        static final MethodHandle FINAL = link(FOUND.fin(),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(true));
+        // Critical too: a free of about 100 bytes is shorter than a thread transition.
+        static final MethodHandle FREECTX = link(FOUND.freectx(), FunctionDescriptor.ofVoid(ADDRESS),
+                Linker.Option.critical(false));
+
+        private Functions() {
+        }
+
+        // Linked when a native segment first needs it: each downcall shape costs milliseconds of start-up
+        // (a generated stub), and short-lived programs never feed native memory. Still a constant to the JIT.
+        static final class Ordinary {
+            static final MethodHandle UPDATE = link(FOUND.update(), UPDATE_DESCRIPTOR);
+
+            private Ordinary() {
+            }
+        }
+
+        private static MethodHandle link(MemorySegment function, FunctionDescriptor descriptor,
+                                         Linker.Option... options) {
+            return function == null ? null : Linker.nativeLinker().downcallHandle(function, descriptor, options);
+        }
+    }
+
     private final String provider;
 
     ProviderBackend(String provider) {
@@ -35,7 +88,8 @@ abstract sealed class ProviderBackend implements Backend
     @Override
     public MemorySegment newContext() {
         try {
-            return OpenSSLErrors.allocated((MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX), "SM3 newctx");
+            return OpenSSLErrors.allocated((MemorySegment) Functions.NEWCTX.invokeExact(Functions.PROVIDER_CTX),
+                    "SM3 newctx");
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -43,7 +97,7 @@ abstract sealed class ProviderBackend implements Backend
 
     static MemorySegment dup(MemorySegment src) {
         try {
-            return OpenSSLErrors.allocated((MemorySegment) DirectSm3.DUPCTX.invokeExact(src), "SM3 dupctx");
+            return OpenSSLErrors.allocated((MemorySegment) Functions.DUPCTX.invokeExact(src), "SM3 dupctx");
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -53,7 +107,7 @@ abstract sealed class ProviderBackend implements Backend
     @Override
     public void free(MemorySegment ctx) {
         try {
-            DirectSm3.FREECTX.invokeExact(ctx);
+            Functions.FREECTX.invokeExact(ctx);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -64,7 +118,7 @@ abstract sealed class ProviderBackend implements Backend
     public void init(MemorySegment ctx) {
         int rc;
         try {
-            rc = (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
+            rc = (int) Functions.INIT.invokeExact(ctx, MemorySegment.NULL);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -75,7 +129,7 @@ abstract sealed class ProviderBackend implements Backend
     @Override
     public void clear(MemorySegment ctx) {
         try {
-            OpenSSLErrors.check((int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL), "SM3 init");
+            OpenSSLErrors.check((int) Functions.INIT.invokeExact(ctx, MemorySegment.NULL), "SM3 init");
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -85,7 +139,7 @@ abstract sealed class ProviderBackend implements Backend
     public void update(MemorySegment ctx, MemorySegment data, long len) {
         int rc;
         try {
-            rc = (int) DirectSm3.UPDATE.invokeExact(ctx, data, len);
+            rc = (int) Functions.UPDATE.invokeExact(ctx, data, len);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -96,7 +150,7 @@ abstract sealed class ProviderBackend implements Backend
     public void updateNative(MemorySegment ctx, MemorySegment data, long len) {
         int rc;
         try {
-            rc = (int) DirectSm3.Ordinary.UPDATE.invokeExact(ctx, data, len);
+            rc = (int) Functions.Ordinary.UPDATE.invokeExact(ctx, data, len);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -107,7 +161,7 @@ abstract sealed class ProviderBackend implements Backend
     public void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
         int rc;
         try {
-            rc = (int) DirectSm3.FINAL.invokeExact(ctx, out, outl, (long) DIGEST_LENGTH);
+            rc = (int) Functions.FINAL.invokeExact(ctx, out, outl, (long) DIGEST_LENGTH);
         } catch (Throwable t) {
             throw OpenSSLErrors.rethrow(t);
         }
@@ -132,7 +186,7 @@ abstract sealed class ProviderBackend implements Backend
         @Override
         public MemorySegment copy(MemorySegment src, MemorySegment into) {
             try {
-                DirectSm3.COPYCTX.invokeExact(into, src);
+                Functions.COPYCTX.invokeExact(into, src);
             } catch (Throwable t) {
                 throw OpenSSLErrors.rethrow(t);
             }

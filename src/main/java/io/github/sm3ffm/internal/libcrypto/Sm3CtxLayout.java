@@ -49,36 +49,37 @@ final class Sm3CtxLayout {
 
         void freectx(MemorySegment ctx) throws Throwable;
 
-        /** The functions {@link DirectSm3} found and linked. */
+        /** The functions {@link DirectSm3} found and {@link ProviderBackend.Functions} linked. */
         Calls LINKED = new Calls() {
             @Override
             public MemorySegment newctx() throws Throwable {
-                return (MemorySegment) DirectSm3.NEWCTX.invokeExact(DirectSm3.PROVIDER_CTX);
+                return (MemorySegment) ProviderBackend.Functions.NEWCTX.invokeExact(
+                        ProviderBackend.Functions.PROVIDER_CTX);
             }
 
             @Override
             public int init(MemorySegment ctx) throws Throwable {
-                return (int) DirectSm3.INIT.invokeExact(ctx, MemorySegment.NULL);
+                return (int) ProviderBackend.Functions.INIT.invokeExact(ctx, MemorySegment.NULL);
             }
 
             @Override
             public int update(MemorySegment ctx, MemorySegment data, long len) throws Throwable {
-                return (int) DirectSm3.UPDATE.invokeExact(ctx, data, len);
+                return (int) ProviderBackend.Functions.UPDATE.invokeExact(ctx, data, len);
             }
 
             @Override
             public MemorySegment dupctx(MemorySegment ctx) throws Throwable {
-                return (MemorySegment) DirectSm3.DUPCTX.invokeExact(ctx);
+                return (MemorySegment) ProviderBackend.Functions.DUPCTX.invokeExact(ctx);
             }
 
             @Override
             public int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) throws Throwable {
-                return (int) DirectSm3.FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH);
+                return (int) ProviderBackend.Functions.FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH);
             }
 
             @Override
             public void freectx(MemorySegment ctx) throws Throwable {
-                DirectSm3.FREECTX.invokeExact(ctx);
+                ProviderBackend.Functions.FREECTX.invokeExact(ctx);
             }
         };
     }

@@ -54,13 +54,13 @@ class DirectSm3Test {
     @Test
     void copiesAreDecidedOnceByVersionAndProof() throws Throwable {
         if (!DirectSm3.ENABLED) {
-            assertNull(DirectSm3.COPYCTX, "nothing of the provider's is linked when EVP serves SM3");
+            assertNull(ProviderBackend.Functions.COPYCTX, "nothing of the provider's is linked when EVP serves SM3");
             assertNull(DirectSm3.COPIES);
             return;
         }
         long version = OpenSSL.OpenSSL_version_num();
         boolean offered = version >= OPENSSL_3_5;
-        assertEquals(offered, DirectSm3.COPYCTX != null, LibCrypto.version() + ": copyctx linked");
+        assertEquals(offered, ProviderBackend.Functions.COPYCTX != null, LibCrypto.version() + ": copyctx linked");
         DirectSm3.Copies expected = offered ? DirectSm3.Copies.COPYCTX
                 : DirectSm3.hasSm3Ctx(version) ? DirectSm3.Copies.STATE_BYTES : DirectSm3.Copies.DUPCTX;
         assertEquals(expected, DirectSm3.COPIES, Backend.SELECTED.description());

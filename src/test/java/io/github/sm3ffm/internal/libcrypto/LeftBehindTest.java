@@ -59,6 +59,8 @@ class LeftBehindTest {
         for (int at = 0; at < message.length; at += 100) {
             chunked.update(message, at, 100);
         }
+        // In the middle of the message too: the bytes handed to OpenSSL on the way are not left staged.
+        assertNothingLeft("1000 bytes in updates of 100, before the final", List.of(message));
         assertArrayEquals(sm3(message), chunked.finish());
         assertHeapMessageZeroed("1000 bytes in updates of 100", chunked);
     }
@@ -83,6 +85,12 @@ class LeftBehindTest {
                     "the old key's states outlived Mac.init with a new key");
         }
         assertNothingLeft("Mac re-keyed", List.of(keyA, pad(keyA, 0x36), pad(keyA, 0x5c), message));
+        // A long update loads the new key's pads into the claimed context, then feeds the input in place: the pads
+        // absorbed are not left staged while the message goes on.
+        byte[] longInput = bytes(1000, 5);
+        mac.update(longInput);
+        assertNothingLeft("Mac in the middle of a message", List.of(keyB, pad(keyB, 0x36), pad(keyB, 0x5c)));
+        mac.reset();
         mac.doFinal(message);
         assertNothingLeft("Mac", List.of(keyB, pad(keyB, 0x36), pad(keyB, 0x5c), message));
         Mac once = Mac.getInstance("HmacSM3", PROVIDER);

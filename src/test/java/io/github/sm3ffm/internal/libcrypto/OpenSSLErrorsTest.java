@@ -32,6 +32,18 @@ class OpenSSLErrorsTest {
     }
 
     @Test
+    void clearEmptiesAQueueOfSeveralErrors() throws Exception {
+        LibCrypto.sm3();
+        try (Arena arena = Arena.ofConfined()) {
+            for (int i = 0; i < 3; i++) {
+                EVP_MD_fetch(MemorySegment.NULL, arena.allocateFrom("SM3FFM-NO-SUCH-DIGEST-" + i), MemorySegment.NULL);
+            }
+        }
+        OpenSSLErrors.clear();
+        assertEquals("no OpenSSL error queued", OpenSSLErrors.drain());
+    }
+
+    @Test
     void onlyOneIsSuccess() {
         OpenSSLErrors.check(1, "x");
         assertEquals("x failed: no OpenSSL error queued",
