@@ -112,6 +112,47 @@ class LeftBehindTest {
         assertNothingLeft("PBKDF2", List.of(derived, Arrays.copyOf(passwordBytes, 16)));
     }
 
+    /**
+     * The heap arrays a stream lets go of while its message goes on, or when it ends, are zeroed first: the pending
+     * array it outgrows, the old key's pads at a new key, a copy's parked state at its reset. Read through
+     * references taken before, as a heap dump would find the arrays until they are collected.
+     */
+    @Test
+    void heapArraysAStreamLetsGoOfAreZeroed() throws Exception {
+        MessageStream<?> growing = Algorithm.sm3Stream();
+        byte[] message = bytes(100, 21);
+        growing.update(message, 0, 20);
+        byte[] small = (byte[]) field("pending").get(growing);
+        growing.update(message, 20, 80);
+        assertTrue(small != field("pending").get(growing), "the pending array grew");
+        assertArrayEquals(new byte[small.length], small, "the outgrown pending array was not zeroed");
+        assertArrayEquals(sm3(message), growing.finish());
+
+        MessageStream<?> keyed = Algorithm.hmacStream();
+        keyed.init(bytes(32, 22));
+        byte[] oldPads = (byte[]) field("pads").get(keyed);
+        keyed.init(bytes(32, 23));
+        assertArrayEquals(new byte[oldPads.length], oldPads, "the old key's pads outlived the new key");
+
+        MessageStream<?> started = Algorithm.sm3Stream();
+        byte[] longMessage = bytes(1000, 24);
+        started.update(longMessage, 0, longMessage.length);
+        MessageStream<?> copy = started.copy();
+        byte[] parked = (byte[]) field("parked").get(copy);
+        if (parked != null) {
+            // Where states are bytes (StateBytes), a copy keeps the state on the heap until it needs a context.
+            copy.reset();
+            assertArrayEquals(new byte[parked.length], parked, "a dropped copy's parked state was not zeroed");
+        }
+        assertArrayEquals(sm3(longMessage), started.finish());
+    }
+
+    private static Field field(String name) throws NoSuchFieldException {
+        Field f = MessageStream.class.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
+    }
+
     /** Idle contexts hold nothing; no context, idle or claimed, holds a 16-byte window of {@code secrets}. */
     private static void assertNothingLeft(String what, List<byte[]> secrets) {
         byte[] empty = sm3(new byte[0]);

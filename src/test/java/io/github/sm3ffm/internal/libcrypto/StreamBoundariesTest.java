@@ -234,4 +234,25 @@ class StreamBoundariesTest {
         random.nextBytes(b);
         return b;
     }
+
+    /** HKDF's length bounds (RFC 5869: up to 255 blocks): 0 and 255 * 32 bytes as BouncyCastle gives them, beyond refused. */
+    @Test
+    void hkdfExpandsFromNothingToTwoHundredFiftyFiveBlocks() {
+        byte[] prk = new byte[32];
+        Arrays.fill(prk, (byte) 0x0b);
+        byte[] info = {'i', 'n', 'f', 'o'};
+        for (int length : new int[] {0, 255 * 32}) {
+            byte[] expected = new byte[length];
+            org.bouncycastle.crypto.generators.HKDFBytesGenerator bc =
+                    new org.bouncycastle.crypto.generators.HKDFBytesGenerator(new SM3Digest());
+            bc.init(org.bouncycastle.crypto.params.HKDFParameters.skipExtractParameters(prk, info));
+            bc.generateBytes(expected, 0, length);
+            assertArrayEquals(expected, Hkdf.INSTANCE.derive(Hkdf.Mode.EXPAND, prk, new byte[0], info, length),
+                    length + " bytes");
+        }
+        for (int length : new int[] {-1, 255 * 32 + 1}) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> Hkdf.INSTANCE.derive(Hkdf.Mode.EXPAND, prk, new byte[0], info, length), length + " bytes");
+        }
+    }
 }
