@@ -87,6 +87,103 @@ final class DirectSm3 {
 
         private Lookup() {
         }
+
+        // Never throws: a class whose initialiser fails is unusable for the JVM's life.
+        private static Found findOrExplain() {
+            try {
+                return find();
+            } catch (Throwable t) {
+                return Found.no("looking up the provider's SM3 functions failed: " + t);
+            }
+        }
+
+        private static Found find() {
+            if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
+                return Found.no(PROPERTY + "=false");
+            }
+            MemorySegment md = LibCrypto.fetchedSm3();
+            if (md.equals(MemorySegment.NULL)) {
+                return Found.no("SM3 is unavailable");
+            }
+            SymbolLookup loaded = SymbolLookup.loaderLookup();
+            // Builds without engines (and OpenSSL 4) have neither function, and no engine can take SM3 there.
+            if (loaded.find("ENGINE_get_digest_engine").isPresent()
+                    && loaded.find("ENGINE_finish").isPresent()) {
+                MemorySegment engine = ENGINE_get_digest_engine(NID_sm3());
+                if (!engine.equals(MemorySegment.NULL)) {
+                    ENGINE_finish(engine);
+                    return Found.no("an ENGINE is registered for SM3");
+                }
+            }
+            MemorySegment provider = EVP_MD_get0_provider(md);
+            if (provider.equals(MemorySegment.NULL)) {
+                return Found.no("the fetched SM3 has no provider");
+            }
+            String name = OSSL_PROVIDER_get0_name(provider).reinterpret(Long.MAX_VALUE).getString(0);
+            MemorySegment dispatch;
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment noCache = arena.allocate(JAVA_INT);
+                MemorySegment algorithms = OSSL_PROVIDER_query_operation(provider, OSSL_OP_DIGEST(), noCache);
+                if (algorithms.equals(MemorySegment.NULL)) {
+                    return Found.no("provider \"" + name + "\" lists no digests");
+                }
+                try {
+                    List<MemorySegment> sm3 = sm3Implementations(algorithms);
+                    if (sm3.size() != 1) {
+                        return Found.no("provider \"" + name + "\" has " + sm3.size() + " digests named SM3");
+                    }
+                    dispatch = sm3.get(0);
+                } finally {
+                    OSSL_PROVIDER_unquery_operation(provider, OSSL_OP_DIGEST(), algorithms);
+                }
+            }
+            Map<Integer, MemorySegment> functions = functions(dispatch);
+            int[] needed = {OSSL_FUNC_DIGEST_NEWCTX(), OSSL_FUNC_DIGEST_INIT(), OSSL_FUNC_DIGEST_UPDATE(),
+                    OSSL_FUNC_DIGEST_FINAL(), OSSL_FUNC_DIGEST_FREECTX(), OSSL_FUNC_DIGEST_DUPCTX()};
+            for (int id : needed) {
+                if (functions.get(id) == null) {
+                    return Found.no("provider \"" + name + "\" has no SM3 function " + id);
+                }
+            }
+            MemorySegment providerCtx = OSSL_PROVIDER_get0_provider_ctx(provider);
+            return new Found(null, name, providerCtx, functions.get(needed[0]), functions.get(needed[1]),
+                    functions.get(needed[2]), functions.get(needed[3]), functions.get(needed[4]),
+                    functions.get(needed[5]),
+                    functions.get(OSSL_FUNC_DIGEST_COPYCTX));
+        }
+
+        // Entries end with a NULL name list; a name list is "SM3:1.2.156.10197.1.401" and the like.
+        private static List<MemorySegment> sm3Implementations(MemorySegment algorithms) {
+            List<MemorySegment> sm3 = new ArrayList<>();
+            MemorySegment all = algorithms.reinterpret(Long.MAX_VALUE);
+            for (long i = 0; ; i++) {
+                MemorySegment entry = ossl_algorithm_st.asSlice(all, i);
+                MemorySegment names = ossl_algorithm_st.algorithm_names(entry);
+                if (names.equals(MemorySegment.NULL)) {
+                    return sm3;
+                }
+                for (String n : names.reinterpret(Long.MAX_VALUE).getString(0).split(":")) {
+                    if (n.trim().toUpperCase(Locale.ROOT).equals("SM3")) {
+                        sm3.add(ossl_algorithm_st.implementation(entry));
+                        break;
+                    }
+                }
+            }
+        }
+
+        // The table ends with function id 0; the first entry for an id wins, as in OpenSSL.
+        private static Map<Integer, MemorySegment> functions(MemorySegment dispatch) {
+            Map<Integer, MemorySegment> functions = new HashMap<>();
+            MemorySegment all = dispatch.reinterpret(Long.MAX_VALUE);
+            for (long i = 0; ; i++) {
+                MemorySegment entry = ossl_dispatch_st.asSlice(all, i);
+                int id = ossl_dispatch_st.function_id(entry);
+                if (id == 0) {
+                    return functions;
+                }
+                functions.putIfAbsent(id, ossl_dispatch_st.function(entry));
+            }
+        }
     }
 
     private static final Found FOUND = Lookup.FOUND;
@@ -136,101 +233,6 @@ final class DirectSm3 {
                          MemorySegment dupctx, MemorySegment copyctx) {
         static Found no(String reason) {
             return new Found(reason, null, null, null, null, null, null, null, null, null);
-        }
-    }
-
-    // Never throws: a class whose initialiser fails is unusable for the JVM's life.
-    private static Found findOrExplain() {
-        try {
-            return find();
-        } catch (Throwable t) {
-            return Found.no("looking up the provider's SM3 functions failed: " + t);
-        }
-    }
-
-    private static Found find() {
-        if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
-            return Found.no(PROPERTY + "=false");
-        }
-        MemorySegment md = LibCrypto.fetchedSm3();
-        if (md.equals(MemorySegment.NULL)) {
-            return Found.no("SM3 is unavailable");
-        }
-        SymbolLookup loaded = SymbolLookup.loaderLookup();
-        // Builds without engines (and OpenSSL 4) have neither function, and no engine can take SM3 there.
-        if (loaded.find("ENGINE_get_digest_engine").isPresent() && loaded.find("ENGINE_finish").isPresent()) {
-            MemorySegment engine = ENGINE_get_digest_engine(NID_sm3());
-            if (!engine.equals(MemorySegment.NULL)) {
-                ENGINE_finish(engine);
-                return Found.no("an ENGINE is registered for SM3");
-            }
-        }
-        MemorySegment provider = EVP_MD_get0_provider(md);
-        if (provider.equals(MemorySegment.NULL)) {
-            return Found.no("the fetched SM3 has no provider");
-        }
-        String name = OSSL_PROVIDER_get0_name(provider).reinterpret(Long.MAX_VALUE).getString(0);
-        MemorySegment dispatch;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment noCache = arena.allocate(JAVA_INT);
-            MemorySegment algorithms = OSSL_PROVIDER_query_operation(provider, OSSL_OP_DIGEST(), noCache);
-            if (algorithms.equals(MemorySegment.NULL)) {
-                return Found.no("provider \"" + name + "\" lists no digests");
-            }
-            try {
-                List<MemorySegment> sm3 = sm3Implementations(algorithms);
-                if (sm3.size() != 1) {
-                    return Found.no("provider \"" + name + "\" has " + sm3.size() + " digests named SM3");
-                }
-                dispatch = sm3.get(0);
-            } finally {
-                OSSL_PROVIDER_unquery_operation(provider, OSSL_OP_DIGEST(), algorithms);
-            }
-        }
-        Map<Integer, MemorySegment> functions = functions(dispatch);
-        int[] needed = {OSSL_FUNC_DIGEST_NEWCTX(), OSSL_FUNC_DIGEST_INIT(), OSSL_FUNC_DIGEST_UPDATE(),
-                OSSL_FUNC_DIGEST_FINAL(), OSSL_FUNC_DIGEST_FREECTX(), OSSL_FUNC_DIGEST_DUPCTX()};
-        for (int id : needed) {
-            if (functions.get(id) == null) {
-                return Found.no("provider \"" + name + "\" has no SM3 function " + id);
-            }
-        }
-        MemorySegment providerCtx = OSSL_PROVIDER_get0_provider_ctx(provider);
-        return new Found(null, name, providerCtx, functions.get(needed[0]), functions.get(needed[1]),
-                functions.get(needed[2]), functions.get(needed[3]), functions.get(needed[4]), functions.get(needed[5]),
-                functions.get(OSSL_FUNC_DIGEST_COPYCTX));
-    }
-
-    // Entries end with a NULL name list; a name list is "SM3:1.2.156.10197.1.401" and the like.
-    private static List<MemorySegment> sm3Implementations(MemorySegment algorithms) {
-        List<MemorySegment> sm3 = new ArrayList<>();
-        MemorySegment all = algorithms.reinterpret(Long.MAX_VALUE);
-        for (long i = 0; ; i++) {
-            MemorySegment entry = ossl_algorithm_st.asSlice(all, i);
-            MemorySegment names = ossl_algorithm_st.algorithm_names(entry);
-            if (names.equals(MemorySegment.NULL)) {
-                return sm3;
-            }
-            for (String n : names.reinterpret(Long.MAX_VALUE).getString(0).split(":")) {
-                if (n.trim().toUpperCase(Locale.ROOT).equals("SM3")) {
-                    sm3.add(ossl_algorithm_st.implementation(entry));
-                    break;
-                }
-            }
-        }
-    }
-
-    // The table ends with function id 0; the first entry for an id wins, as in OpenSSL.
-    private static Map<Integer, MemorySegment> functions(MemorySegment dispatch) {
-        Map<Integer, MemorySegment> functions = new HashMap<>();
-        MemorySegment all = dispatch.reinterpret(Long.MAX_VALUE);
-        for (long i = 0; ; i++) {
-            MemorySegment entry = ossl_dispatch_st.asSlice(all, i);
-            int id = ossl_dispatch_st.function_id(entry);
-            if (id == 0) {
-                return functions;
-            }
-            functions.putIfAbsent(id, ossl_dispatch_st.function(entry));
         }
     }
 
