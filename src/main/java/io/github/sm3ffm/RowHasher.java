@@ -290,13 +290,15 @@ public final class RowHasher {
     }
 
     /**
-     * A bounded lock-free set of idle instances: {@link #take} and {@link #giveBack} each cost one atomic
-     * operation when they find a slot at once, and a thread starts looking at a slot of its own. The slots are
-     * a cache line apart, so threads working on different ones do not invalidate each other's line.
+     * A bounded lock-free set of idle instances: {@link #take} and {@link #give} each cost one atomic operation
+     * when they find a slot at once, and a thread starts looking at a slot of its own, so that threads whose ids
+     * are consecutive never meet on one. Slot {@code i} is array element {@code (i + 1) * STRIDE}: 32 references
+     * span at least 128 bytes, so no two slots, nor the first slot and the array's header (whose length every
+     * access reads), share a cache line or the pair of lines that x86 CPUs fetch together, as in the provider's
+     * own context pool.
      */
     static final class Slots<T> {
-        /** Sixteen references apart: 64 bytes with compressed references, 128 without. */
-        private static final int SPREAD = 16;
+        private static final int STRIDE = 32;
         private final AtomicReferenceArray<T> slots;
         private final int count;
 
@@ -306,7 +308,7 @@ public final class RowHasher {
                 throw new IllegalArgumentException("not a power of two: " + count);
             }
             this.count = count;
-            this.slots = new AtomicReferenceArray<>(count * SPREAD);
+            this.slots = new AtomicReferenceArray<>((count + 1) * STRIDE);
         }
 
         T take() {
@@ -340,7 +342,7 @@ public final class RowHasher {
         }
 
         private int slot(int i) {
-            return (i & (count - 1)) * SPREAD;
+            return ((i & (count - 1)) + 1) * STRIDE;
         }
     }
 

@@ -164,6 +164,27 @@ class RowHasherTest {
     }
 
     @Test
+    void idleSlotsKeepAsManyAsTheyHoldAndAThreadFindsItsOwnFirst() {
+        RowHasher.Slots<Object> slots = new RowHasher.Slots<>(4);
+        List<Object> given = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Object o = new Object();
+            given.add(o);
+            assertTrue(slots.give(o), "slot " + i + " free");
+        }
+        assertFalse(slots.give(new Object()), "a fifth is refused, for the caller to drop");
+        Object first = slots.take();
+        assertSame(given.getFirst(), first, "a thread looks at its own slot first, where it gave its first back");
+        List<Object> rest = new ArrayList<>();
+        for (Object o; (o = slots.take()) != null; ) {
+            rest.add(o);
+        }
+        assertEquals(3, rest.size());
+        assertTrue(rest.containsAll(given.subList(1, 4)), "the others, each once");
+        assertThrows(IllegalArgumentException.class, () -> new RowHasher.Slots<>(6));
+    }
+
+    @Test
     void platformAndVirtualThreadsAtOnce() throws Exception {
         RowHasher rows = new RowHasher(new SM3Provider(), 4, 2);
         byte[][] keys = new byte[7][];

@@ -13,11 +13,6 @@ import org.openjdk.jmh.annotations.Setup;
  * {@code gc} profiler reports ({@code gc.alloc.rate.norm}) is the update path's alone and should be 0.
  */
 public class UpdateBenchmark extends ProviderBenchmark {
-    static final int BYTES_1K = 1024;
-    static final int BYTES_4K = 4096;
-    static final int SMALL_UPDATE = 32;
-    static final int BYTES_1M = 1024 * 1024;
-
     private MessageDigest md;
     private final byte[] out = new byte[32];
     private byte[] message1k;
@@ -28,10 +23,10 @@ public class UpdateBenchmark extends ProviderBenchmark {
     @Setup
     public void setUp() throws NoSuchAlgorithmException {
         md = MessageDigest.getInstance("SM3", Providers.create(provider));
-        message1k = Providers.message(BYTES_1K);
-        message4k = Providers.message(BYTES_4K);
-        byte[] message1m = Providers.message(BYTES_1M);
-        direct1m = ByteBuffer.allocateDirect(BYTES_1M).put(message1m).flip();
+        message1k = Providers.message(1024);
+        message4k = Providers.message(4096);
+        byte[] message1m = Providers.message(1024 * 1024);
+        direct1m = ByteBuffer.allocateDirect(message1m.length).put(message1m).flip();
         heap1m = ByteBuffer.wrap(message1m);
     }
 
@@ -48,8 +43,8 @@ public class UpdateBenchmark extends ProviderBenchmark {
     /** A 4 KiB message fed in 32-byte updates (records, fields, small writes). */
     @Benchmark
     public byte[] update32B4KiB() throws DigestException {
-        for (int off = 0; off < BYTES_4K; off += SMALL_UPDATE) {
-            md.update(message4k, off, SMALL_UPDATE);
+        for (int off = 0; off < message4k.length; off += 32) {
+            md.update(message4k, off, 32);
         }
         md.digest(out, 0, out.length);
         return out;

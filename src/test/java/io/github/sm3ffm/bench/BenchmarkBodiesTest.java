@@ -52,10 +52,10 @@ class BenchmarkBodiesTest {
             UpdateBenchmark b = new UpdateBenchmark();
             b.provider = provider;
             b.setUp();
-            byte[] oneMiB = sm3(Providers.message(UpdateBenchmark.BYTES_1M));
+            byte[] oneMiB = sm3(Providers.message(1024 * 1024));
             for (int i = 0; i < 2; i++) {
-                assertArrayEquals(sm3(Providers.message(UpdateBenchmark.BYTES_1K)), b.updateByte1KiB(), provider);
-                assertArrayEquals(sm3(Providers.message(UpdateBenchmark.BYTES_4K)), b.update32B4KiB(), provider);
+                assertArrayEquals(sm3(Providers.message(1024)), b.updateByte1KiB(), provider);
+                assertArrayEquals(sm3(Providers.message(4096)), b.update32B4KiB(), provider);
                 assertArrayEquals(oneMiB, b.directBuffer1MiB(), provider);
                 assertArrayEquals(oneMiB, b.heapBuffer1MiB(), provider);
             }
@@ -130,8 +130,6 @@ class BenchmarkBodiesTest {
         bare.setUp();
         try {
             for (int round = 0; round < 3; round++) {
-                assertArrayEquals(sm3(Providers.message(PerMessageBenchmark.TRANSCRIPT)), new BareCallsBenchmark()
-                        .copyThenFinal(bare).toArray(ValueLayout.JAVA_BYTE), "the floor's calls, round " + round);
                 assertArrayEquals(sm3(Providers.message(PerMessageBenchmark.TRANSCRIPT)), new BareCallsBenchmark()
                         .copyIntoThenFinal(bare).toArray(ValueLayout.JAVA_BYTE), "the pooled floor, round " + round);
             }

@@ -85,22 +85,14 @@ public class BareCallsBenchmark extends TimedBenchmark {
     }
 
     /**
-     * A clone's and its digest()'s calls where a pooled context takes the copy: the copy into it as the facade
-     * makes it (the state's bytes on OpenSSL 3.0 to 3.4, copyctx from 3.5, else dupctx and freectx), and final.
+     * A clone's and its digest()'s calls where a pooled context takes the copy: the copy into it as the backend
+     * makes it (the state's bytes on OpenSSL 3.0 to 3.4, copyctx from 3.5; dupctx and freectx with
+     * {@code -Dsm3ffm.sm3.stateCopy=false} before 3.5), and final.
      */
     @Benchmark
     public MemorySegment copyIntoThenFinal(Transcript t) throws Throwable {
         t.into = Backend.SELECTED.copy(t.ctx, t.into);
         int rc = (int) ProviderBackend.Functions.FINAL.invokeExact(t.into, t.out, t.outl, 32L);
-        return rc == 1 ? t.out : MemorySegment.NULL;
-    }
-
-    /** dupctx, final and freectx, a clone's and its digest()'s calls: the transcript's digest, or NULL. */
-    @Benchmark
-    public MemorySegment copyThenFinal(Transcript t) throws Throwable {
-        MemorySegment copy = (MemorySegment) ProviderBackend.Functions.DUPCTX.invokeExact(t.ctx);
-        int rc = (int) ProviderBackend.Functions.FINAL.invokeExact(copy, t.out, t.outl, 32L);
-        ProviderBackend.Functions.FREECTX.invokeExact(copy);
         return rc == 1 ? t.out : MemorySegment.NULL;
     }
 }

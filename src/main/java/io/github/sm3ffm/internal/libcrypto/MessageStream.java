@@ -181,8 +181,7 @@ public final class MessageStream<C extends PooledContext> {
                 int n = pendingLen;
                 if (n > 0) {
                     pendingLen = 0;
-                    c.stage(pending, 0, 0, n);
-                    Arrays.fill(pending, 0, n, (byte) 0);
+                    c.stageAndZero(pending, n);
                     BACKEND.update(c.ctx, c.input, n);
                     // The claimed context stays with this stream: nothing of the message waits in it either.
                     c.wipe();
@@ -282,8 +281,7 @@ public final class MessageStream<C extends PooledContext> {
             int n = pendingLen;
             if (n > 0) {
                 pendingLen = 0;
-                c.stage(pending, 0, 0, n);
-                Arrays.fill(pending, 0, n, (byte) 0);
+                c.stageAndZero(pending, n);
                 BACKEND.update(c.ctx, c.input, n);
             }
             c.finish(pads, out, offset);

@@ -6,7 +6,10 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
+import java.nio.ByteOrder;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,10 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * update, 512), and within it {@link #output} (a digest or MAC that a KDF or an HMAC's outer hash reads, 32);
  * {@link HmacContext} names its pads' and inner digest's. A digest for the caller goes straight into the caller's
  * array, and the length a final reports into a heap word ({@link #writtenLength}), so neither lands here.
- * Bytes reach it only through {@link #stage} and the finals, each of which first records how far the buffer is
- * written ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the pool wipes every
- * context it takes back. Zeroing what was written, not all 512 bytes, keeps a short digest's clearing at a
- * few stores.
+ * Bytes reach it only through {@link #stage}, {@link #stageAndZero} and the finals, each of which first records how
+ * far the buffer is written ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the
+ * pool wipes every context it takes back. Zeroing what was written, not all 512 bytes, keeps a short digest's
+ * clearing at one short fill.
  *
  * <p>A context's methods are where the SM3 calls of a message are made, one frame below the stream that owns
  * the context and one above the backend, so that a native call is never deeper than that below an engine.
@@ -91,6 +94,21 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         MemorySegment.copy(src, srcOffset, staging, JAVA_BYTE, at, len);
     }
 
+    /**
+     * Moves a message's first {@code len} bytes from the heap into the staging buffer, zeroing them on the heap as
+     * it goes: one pass of eight-byte words, where a copy and a fill take two (a few percent of a 64-byte digest).
+     * {@code pending}'s length is a multiple of eight; the bytes of the last word past {@code len} are moved too,
+     * are not hashed, and are wiped with the rest.
+     */
+    final void stageAndZero(byte[] pending, int len) {
+        mark(len + Long.BYTES - 1 & -Long.BYTES);
+        MemorySegment s = staging;
+        for (int at = 0; at < len; at += Long.BYTES) {
+            s.set(JAVA_LONG_UNALIGNED, at, (long) HEAP_WORDS.get(pending, at));
+            HEAP_WORDS.set(pending, at, 0L);
+        }
+    }
+
     /** Records that the first {@code end} bytes of the staging buffer may be written: before a native call writes. */
     final void mark(int end) {
         if (end > used) {
@@ -103,14 +121,7 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         int n = used;
         if (n > 0) {
             used = 0;
-            if (n > WIPE_BY_STORES) {
-                staging.asSlice(0, n).fill((byte) 0);
-            } else {
-                // A few stores beat the bulk fill's setup for a short message's bytes and result (40 bytes).
-                for (int at = 0; at < n; at += Long.BYTES) {
-                    staging.set(JAVA_LONG_UNALIGNED, at, 0L);
-                }
-            }
+            staging.asSlice(0, n).fill((byte) 0);
         }
     }
 
@@ -152,8 +163,8 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         return ALL.remove(this);
     }
 
-    /** Written bytes up to which {@link #wipe} zeroes by eight-byte stores (a multiple of 8), beyond by a fill. */
-    private static final int WIPE_BY_STORES = 128;
+    private static final VarHandle HEAP_WORDS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.nativeOrder());
 
     /** Bytes of an HMAC's two pads, which sit at the start of the staging buffer while they are absorbed. */
     static final int PADS_LENGTH = 2 * BLOCK_SIZE;

@@ -1,9 +1,11 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -29,6 +31,28 @@ class ContextPoolTest {
         assertSame(first, pool.borrow(), "the context given back is the one found next");
         pool.giveBack(first, true);
         pool.giveBack(second, true);
+        freeIdle(pool);
+    }
+
+    @Test
+    void stagedBytesLeaveTheHeapZeroedAndAWipeZeroesEveryWordTheyReached() {
+        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        Sm3Context c = pool.borrow();
+        byte[] pending = new byte[32];
+        for (int i = 0; i < 13; i++) {
+            pending[i] = (byte) (i + 1);
+        }
+        c.stageAndZero(pending, 13);
+        assertArrayEquals(new byte[32], pending, "the heap copy is zeroed as it is staged");
+        byte[] staged = c.staging.asSlice(0, 16).toArray(ValueLayout.JAVA_BYTE);
+        for (int i = 0; i < 13; i++) {
+            assertEquals(i + 1, staged[i], "byte " + i + " staged");
+        }
+        c.staging.set(ValueLayout.JAVA_BYTE, 15, (byte) 7);
+        c.wipe();
+        assertArrayEquals(new byte[PooledContext.STAGING_SIZE], c.staging.toArray(ValueLayout.JAVA_BYTE),
+                "the wipe reaches the whole last word that was staged");
+        pool.giveBack(c, true);
         freeIdle(pool);
     }
 
