@@ -13,8 +13,8 @@ import org.openjdk.jmh.annotations.Setup;
  * What does a short message cost in the ways services call the JCA? A reused {@code MessageDigest} or
  * {@code Mac} beside a new one per message (from {@code getInstance}, for the {@code Mac} also
  * {@code init}), at the sizes of IDs, tokens and signature inputs. {@link BareCallsBenchmark} at the same
- * sizes is the floor: the three downcalls alone; {@link JcaFloorBenchmark} is what the JDK charges for a
- * new {@code MessageDigest} on top of reusing one.
+ * sizes is the floor: the three downcalls alone; the digests with {@code -p provider=NoHash}
+ * ({@link Providers#NO_HASH}) are what the JDK charges, for a new {@code MessageDigest} on top of reusing one.
  */
 public class CallPatternBenchmark extends ProviderBenchmark {
     @Param({"16", "64"})

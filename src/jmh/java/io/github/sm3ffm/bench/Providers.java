@@ -5,6 +5,7 @@ import com.tencent.kona.crypto.KonaCryptoProvider;
 import io.github.sm3ffm.SM3Provider;
 import java.nio.file.Path;
 import java.security.CodeSource;
+import java.security.MessageDigestSpi;
 import java.security.Provider;
 import java.security.Security;
 import java.util.Random;
@@ -27,6 +28,12 @@ public final class Providers {
     public static final String KONA = "KonaCrypto";
     /** Tencent Kona's OpenSSL over JNI. */
     public static final String KONA_NATIVE = "KonaCrypto-Native";
+    /**
+     * Not an implementation: an SM3 engine that hashes nothing, alone in a provider. On it, a new digest less a reused
+     * one in {@link CallPatternBenchmark} is what the JDK charges every provider (getInstance with its lookup and
+     * algorithm-constraint check, the {@code MessageDigest} wrapper, an engine object) on top of reusing a digest.
+     */
+    public static final String NO_HASH = "NoHash";
 
     private Providers() {
     }
@@ -42,6 +49,17 @@ public final class Providers {
             case BC -> new BouncyCastleProvider();
             case KONA -> new KonaCryptoProvider();
             case KONA_NATIVE -> new KonaCryptoNativeProvider();
+            case NO_HASH -> new Provider(NO_HASH, "1", "an SM3 engine that hashes nothing") {
+                {
+                    // Instantiated without reflection, as sm3-ffm's own services are.
+                    putService(new Service(this, "MessageDigest", "SM3", NoHash.class.getName(), null, null) {
+                        @Override
+                        public Object newInstance(Object constructorParameter) {
+                            return new NoHash();
+                        }
+                    });
+                }
+            };
             default -> ServiceLoader.load(Provider.class).stream().map(ServiceLoader.Provider::get)
                     .filter(p -> p.getName().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("unknown implementation " + name
@@ -49,6 +67,34 @@ public final class Providers {
         };
         Security.addProvider(provider);
         return provider;
+    }
+
+    /** Counts what it is given; the result depends on it so that nothing can be skipped. */
+    static final class NoHash extends MessageDigestSpi {
+        private long count;
+
+        @Override
+        protected void engineUpdate(byte input) {
+            count++;
+        }
+
+        @Override
+        protected void engineUpdate(byte[] input, int offset, int len) {
+            count += len;
+        }
+
+        @Override
+        protected byte[] engineDigest() {
+            byte[] out = new byte[32];
+            out[0] = (byte) count;
+            count = 0;
+            return out;
+        }
+
+        @Override
+        protected void engineReset() {
+            count = 0;
+        }
     }
 
     /** {@code size} bytes that are the same in every fork, so every implementation hashes the same input. */

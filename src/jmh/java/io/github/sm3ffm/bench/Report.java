@@ -84,7 +84,8 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
                     "PBKDF2 10,000 it."));
 
     private static final Map<String, String> LABELS = Map.of(OURS, "sm3-ffm", BC, "BouncyCastle",
-            Providers.KONA, "Kona, pure Java", Providers.KONA_NATIVE, "Kona, OpenSSL over JNI", "", "—");
+            Providers.KONA, "Kona, pure Java", Providers.KONA_NATIVE, "Kona, OpenSSL over JNI",
+            Providers.NO_HASH, "the JDK alone (no hashing)", "", "—");
 
     /**
      * One implementation at one benchmark, size and thread count: each fork's mean time (ns/op) by the round it
@@ -226,7 +227,7 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
     /** The implementations measured other than sm3-ffm and BouncyCastle, in the order they ran. */
     List<String> competitors() {
         return points.values().stream().map(Point::implementation).distinct()
-                .filter(i -> !List.of(OURS, BC, "").contains(i)).toList();
+                .filter(i -> !List.of(OURS, BC, Providers.NO_HASH, "").contains(i)).toList();
     }
 
     /** The tables, and with {@code charts} the two charts written beside them. */
@@ -303,6 +304,7 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
                 .thenComparingInt(Point::threads).thenComparingInt(p -> order.indexOf(p.implementation())))
                 .forEach(p -> row(m, p.benchmark(), p.size(), p.threads(), label(p.implementation()),
                         p.byRound().size(), ns(p.median()), p.range(), p.threads() > 1 || p.implementation().isEmpty()
+                        || p.implementation().equals(Providers.NO_HASH)
                         ? "" : or(ratio(p.benchmark(), p.size(), BC, p.implementation(), false), "%.2f×"),
                         Double.isNaN(p.bytesPerOp()) ? "—" : fmt("%.0f", p.bytesPerOp())));
         if (!openssl.isEmpty()) {

@@ -107,7 +107,8 @@ class BenchmarkBodiesTest {
             } finally {
                 bare.tearDown();
             }
-            JcaFloorBenchmark floor = new JcaFloorBenchmark();
+            CallPatternBenchmark floor = new CallPatternBenchmark();
+            floor.provider = Providers.NO_HASH;
             floor.size = size;
             floor.setUp();
             for (int round = 0; round < 3; round++) {
