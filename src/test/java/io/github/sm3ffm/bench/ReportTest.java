@@ -209,6 +209,18 @@ class ReportTest {
     }
 
     @Test
+    void theJdksFloorIsListedButNeitherACompetitorNorSetAgainstBouncyCastle() throws Exception {
+        jmh("CallPatternBenchmark.newDigest", "SM3FFM", "16", 100, fork(400));
+        jmh("CallPatternBenchmark.newDigest", "BC", "16", 200, fork(500));
+        jmh("CallPatternBenchmark.newDigest", Providers.NO_HASH, "16", 170, fork(50));
+        Report report = write("");
+        String markdown = report.markdown(false);
+        assertEquals(List.of(), report.competitors());
+        assertTrue(markdown.contains("| CallPatternBenchmark.newDigest | 16 | 1 | the JDK alone (no hashing) | 1 | 50.0 | "
+                + "50.0 |  | 170 |"), markdown);
+    }
+
+    @Test
     void threadCountsTakingTurnsGiveTheScaling() throws Exception {
         for (int round = 1; round <= 2; round++) {
             jmh("CallPatternBenchmark.reusedDigest", "SM3FFM", "64", 48, fork(200 + round));
