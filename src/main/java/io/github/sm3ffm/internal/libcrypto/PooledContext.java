@@ -20,12 +20,14 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The staging buffer has named regions, each a slice of its own: {@link #input} (bytes copied in for one
  * update, 512), and within it {@link #output} (a digest or MAC that a KDF or an HMAC's outer hash reads, 32);
- * {@link HmacContext} names its pads' and inner digest's. A digest for the caller goes straight into the caller's
- * array, and the length a final reports into a heap word ({@link #writtenLength}), so neither lands here.
- * Bytes reach it only through {@link #stage}, {@link #stageAndZero} and the finals, each of which first records how
- * far the buffer is written ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the
- * pool wipes every context it takes back. Zeroing what was written, not all 512 bytes, keeps a short digest's
- * clearing at one short fill.
+ * {@link HmacContext} names its pads' and inner digest's. Every final writes here, and the digest is copied out;
+ * the length a final reports goes into a heap word ({@link #writtenLength}). Bytes reach the buffer only through
+ * {@link #stage}, {@link #stageAndZero} and the finals, each of which first records how far the buffer is written
+ * ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the pool wipes every context it
+ * takes back. Zeroing what was written, not all 512 bytes, keeps a short digest's clearing at one short copy. A
+ * short message's path here allocates nothing: a slice or a heap segment made per call is scalar-replaced only
+ * where the JIT inlines this far, which differs from one JVM to the next (a reused 64-byte digest took 48 or 160
+ * bytes a call).
  *
  * <p>A context's methods are where the SM3 calls of a message are made, one frame below the stream that owns
  * the context and one above the backend, so that a native call is never deeper than that below an engine.
@@ -121,7 +123,8 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         int n = used;
         if (n > 0) {
             used = 0;
-            staging.asSlice(0, n).fill((byte) 0);
+            // A copy from zeros: unlike a fill, which needs a slice, it allocates nothing whatever the JIT inlines.
+            MemorySegment.copy(ZEROS, 0, staging, JAVA_BYTE, 0, n);
         }
     }
 
@@ -162,6 +165,9 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     final boolean unregister() {
         return ALL.remove(this);
     }
+
+    /** What {@link #wipe} copies over written bytes; never written. */
+    private static final byte[] ZEROS = new byte[STAGING_SIZE];
 
     private static final VarHandle HEAP_WORDS = MethodHandles.byteArrayViewVarHandle(long[].class,
             ByteOrder.nativeOrder());

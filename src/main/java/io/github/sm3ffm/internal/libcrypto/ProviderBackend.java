@@ -46,7 +46,7 @@ abstract sealed class ProviderBackend implements Backend
         private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
                 JAVA_LONG);
         static final MethodHandle UPDATE = link(FOUND.update(), UPDATE_DESCRIPTOR, Linker.Option.critical(true));
-        // Final writes a digest straight into the caller's array, and its length into a heap word.
+        // Final writes a digest into the staging buffer, and its length into a heap word (hence critical).
         static final MethodHandle FINAL = link(FOUND.fin(),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), Linker.Option.critical(true));
         // Critical too: a free of about 100 bytes is shorter than a thread transition.
