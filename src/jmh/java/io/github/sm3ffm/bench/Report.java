@@ -227,7 +227,12 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
     /** The implementations measured other than sm3-ffm and BouncyCastle, in the order they ran. */
     List<String> competitors() {
         return points.values().stream().map(Point::implementation).distinct()
-                .filter(i -> !List.of(OURS, BC, Providers.NO_HASH, "").contains(i)).toList();
+                .filter(i -> !i.equals(OURS) && !i.equals(BC) && !isFloor(i)).toList();
+    }
+
+    /** A floor, listed but set against nothing: the bare downcalls (no implementation) or the JDK's own share. */
+    private static boolean isFloor(String implementation) {
+        return implementation.isEmpty() || implementation.equals(Providers.NO_HASH);
     }
 
     /** The tables, and with {@code charts} the two charts written beside them. */
@@ -303,8 +308,7 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
                 .thenComparingLong(p -> p.size().isEmpty() ? 0 : Long.parseLong(p.size()))
                 .thenComparingInt(Point::threads).thenComparingInt(p -> order.indexOf(p.implementation())))
                 .forEach(p -> row(m, p.benchmark(), p.size(), p.threads(), label(p.implementation()),
-                        p.byRound().size(), ns(p.median()), p.range(), p.threads() > 1 || p.implementation().isEmpty()
-                        || p.implementation().equals(Providers.NO_HASH)
+                        p.byRound().size(), ns(p.median()), p.range(), p.threads() > 1 || isFloor(p.implementation())
                         ? "" : or(ratio(p.benchmark(), p.size(), BC, p.implementation(), false), "%.2f×"),
                         Double.isNaN(p.bytesPerOp()) ? "—" : fmt("%.0f", p.bytesPerOp())));
         if (!openssl.isEmpty()) {

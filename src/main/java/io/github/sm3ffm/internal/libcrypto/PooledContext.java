@@ -26,8 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the pool wipes every context it
  * takes back. Zeroing what was written, not all 512 bytes, keeps a short digest's clearing at one short copy. A
  * short message's path here allocates nothing: a slice or a heap segment made per call is scalar-replaced only
- * where the JIT inlines this far, which differs from one JVM to the next (a reused 64-byte digest took 48 or 160
- * bytes a call).
+ * where the JIT inlines this far, which differs from one JVM to the next.
  *
  * <p>A context's methods are where the SM3 calls of a message are made, one frame below the stream that owns
  * the context and one above the backend, so that a native call is never deeper than that below an engine.
@@ -98,7 +97,7 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
 
     /**
      * Moves a message's first {@code len} bytes from the heap into the staging buffer, zeroing them on the heap as
-     * it goes: one pass of eight-byte words, where a copy and a fill take two (a few percent of a 64-byte digest).
+     * it goes: one pass of eight-byte words, where a copy and a fill take two.
      * {@code pending}'s length is a multiple of eight; the bytes of the last word past {@code len} are moved too,
      * are not hashed, and are wiped with the rest.
      */
