@@ -29,6 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@value PooledContext#CRITICAL_CHUNK} bytes (a critical call holds off GC for its duration), direct buffers by
  * address;</li>
  * <li>after its first message a stream is a reused engine, and keeps its claimed context across messages;</li>
+ * <li>a digest stream that holds a context copies updates of {@value #STAGED_MIN} bytes or more straight into its
+ * staging buffer, where they wait for OpenSSL ahead of any bytes on the heap: no heap copy of them is left to zero.
+ * Shorter ones stay on the heap, where a copy costs less than the guard;</li>
  * <li>a copy (a clone) of a message that has reached a context keeps that state on the heap where the backend's
  * states are plain bytes, and claims a context only when it needs one; elsewhere it claims one holding a copy.</li>
  * </ul>
@@ -49,6 +52,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class MessageStream<C extends PooledContext> {
     static final int DIRECT_THRESHOLD = STAGING_SIZE;
     static final int FIRST_PENDING = 32;
+    static final int STAGED_MIN = 32;
 
     private enum Phase { HEAP, NATIVE, LOST }
 
@@ -69,7 +73,6 @@ public final class MessageStream<C extends PooledContext> {
     }
 
     private final ContextPool<C> pool;
-    private final boolean hmac;
     /** 1 while a thread holds the guard ({@link #enter}). */
     @SuppressWarnings("unused")
     private int busy;
@@ -89,27 +92,32 @@ public final class MessageStream<C extends PooledContext> {
     private byte[] pads;
     /** Whether the claimed context, if any, holds these pads in keyed states. */
     private boolean keyLoaded;
+    /**
+     * Bytes of the message waiting at the start of the claimed context's staging buffer, ahead of those on the heap
+     * (a digest stream only). With them, at most {@value PooledContext#STAGING_SIZE}: they all fit there together.
+     * A short, with no flag for the kind of stream ({@link #isDigest}), keeps a new engine's stream at 48 bytes.
+     */
+    private short staged;
 
-    private MessageStream(ContextPool<C> pool, boolean hmac) {
+    private MessageStream(ContextPool<C> pool) {
         this.pool = pool;
-        this.hmac = hmac;
     }
 
     /** A stream for SM3 messages, for the {@code MessageDigest} engine. */
     static MessageStream<Sm3Context> sm3() {
-        return new MessageStream<>(ContextPool.SM3, false);
+        return new MessageStream<>(ContextPool.SM3);
     }
 
     /** A stream for HMAC-SM3 messages, which needs a key ({@link #init}) first, for the {@code Mac} engine. */
     static MessageStream<HmacContext> hmac() {
-        return new MessageStream<>(ContextPool.HMAC, true);
+        return new MessageStream<>(ContextPool.HMAC);
     }
 
     /** Appends one byte on the heap where there is room; false when {@link #update(Object, long, long)} must. */
     public boolean append(byte input) {
         byte[] p = pending;
         int s = pendingLen;
-        if (p != null && s < p.length) {
+        if (p != null && s < Math.min(p.length, STAGING_SIZE - staged)) {
             p[s] = input;
             pendingLen = s + 1;
             return true;
@@ -131,15 +139,15 @@ public final class MessageStream<C extends PooledContext> {
             offset = buffer.arrayOffset() + buffer.position();
         }
         boolean inPlace = len >= DIRECT_THRESHOLD;
-        if (src instanceof byte[] array && !inPlace) {
+        if (src instanceof byte[] array && !inPlace && (len < STAGED_MIN || claimed == null || !isDigest())) {
             byte[] p = pending;
             int s = pendingLen;
-            if (p != null && len <= p.length - s) {
+            if (p != null && len <= Math.min(p.length, STAGING_SIZE - staged) - s) {
                 System.arraycopy(array, (int) offset, p, s, (int) len);
                 pendingLen = s + (int) len;
                 return;
             }
-            if (p == null) {
+            if (p == null && staged == 0) {
                 // A new stream's first bytes: only heap is touched, so no guard is needed here either.
                 System.arraycopy(array, (int) offset, grow(null, 0, len), 0, (int) len);
                 pendingLen = (int) len;
@@ -149,19 +157,31 @@ public final class MessageStream<C extends PooledContext> {
         // Direct buffers by address; read-only heap buffers, whose array is out of reach, through a heap segment.
         MemorySegment segment = src instanceof ByteBuffer buffer ? MemorySegment.ofBuffer(buffer) : null;
         long end = offset + len;
+        boolean toStaging = len >= STAGED_MIN && isDigest();
         enter();
         try {
             refuseIfLost();
             while (true) {
-                if (!inPlace) {
+                C c = claimed;
+                if (toStaging && c != null && !inPlace) {
+                    if (pendingLen == 0 && len <= STAGING_SIZE - staged) {
+                        int at = staged;
+                        if (segment == null) {
+                            c.stage((byte[]) src, (int) offset, at, (int) len);
+                        } else {
+                            c.stage(segment, segment.byteSize() - len, at, (int) len);
+                        }
+                        staged = (short) (at + len);
+                        return;
+                    }
+                } else if (!inPlace) {
                     len = pend(src, segment, offset, len);
                     if (len == 0) {
                         return;
                     }
                     offset = end - len;
                 }
-                // OpenSSL is needed: the heap array is full, or the input goes in place.
-                C c = claimed;
+                // OpenSSL is needed: what waits fills the staging buffer, or the input goes in place.
                 boolean fresh = c == null;
                 if (fresh) {
                     // The contexts of owners that died holding theirs come back before a stream borrows.
@@ -178,11 +198,13 @@ public final class MessageStream<C extends PooledContext> {
                     c.begin(pads, takeParked());
                     phase = Phase.NATIVE;
                 }
+                // The staged bytes, then the heap's behind them.
+                int m = staged;
                 int n = pendingLen;
-                if (n > 0) {
+                if (m + n > 0) {
+                    staged = 0;
                     pendingLen = 0;
-                    c.stageAndZero(pending, n);
-                    BACKEND.update(c.ctx, c.input, n);
+                    c.updateWaiting(m, pending, n);
                     // The claimed context stays with this stream: nothing of the message waits in it either.
                     c.wipe();
                 }
@@ -222,19 +244,21 @@ public final class MessageStream<C extends PooledContext> {
 
     /**
      * Copies as much of the input as fits onto the heap array, growing it up to the staging size; returns how many
-     * bytes are left, which need OpenSSL first (the array is full then).
+     * bytes are left, which need OpenSSL first (the array, or the staging buffer with the staged bytes, is full then).
      */
     private long pend(Object src, MemorySegment segment, long offset, long len) {
+        int limit = STAGING_SIZE - staged;
         while (len > 0) {
             int s = pendingLen;
             byte[] p = pending;
             if (p == null || (p.length < STAGING_SIZE && len > p.length - s)) {
                 p = grow(p, s, len);
             }
-            if (s >= p.length) {
+            int room = Math.min(p.length, limit) - s;
+            if (room <= 0) {
                 return len;
             }
-            int k = (int) Math.min(len, p.length - s);
+            int k = (int) Math.min(len, room);
             if (segment == null) {
                 System.arraycopy((byte[]) src, (int) offset, p, s, k);
             } else {
@@ -278,11 +302,12 @@ public final class MessageStream<C extends PooledContext> {
                 c.begin(pads, takeParked());
             }
             phase = Phase.NATIVE;
+            int m = staged;
             int n = pendingLen;
-            if (n > 0) {
+            if (m + n > 0) {
+                staged = 0;
                 pendingLen = 0;
-                c.stageAndZero(pending, n);
-                BACKEND.update(c.ctx, c.input, n);
+                c.updateWaiting(m, pending, n);
             }
             c.finish(pads, out, offset);
             if (borrowed == null) {
@@ -333,7 +358,7 @@ public final class MessageStream<C extends PooledContext> {
      * native call fails on the way, it is as it was, and only the copy is lost.
      */
     public MessageStream<C> copy() {
-        MessageStream<C> that = new MessageStream<>(pool, hmac);
+        MessageStream<C> that = new MessageStream<>(pool);
         enter();
         try {
             that.pads = pads == null ? null : pads.clone();
@@ -366,6 +391,22 @@ public final class MessageStream<C extends PooledContext> {
             if (phase == Phase.LOST) {
                 that.phase = Phase.LOST;
                 that.pending = NO_ROOM;
+            } else if (staged > 0) {
+                // The copy holds no staging buffer of this one's: what waits there goes ahead of the pending bytes on
+                // its heap, which has room for both.
+                int m = staged;
+                int n = pendingLen;
+                int capacity = pending == null ? FIRST_PENDING : pending.length;
+                while (capacity < m + n) {
+                    capacity <<= 1;
+                }
+                byte[] p = new byte[capacity];
+                MemorySegment.copy(claimed.input, JAVA_BYTE, 0, p, 0, m);
+                if (n > 0) {
+                    System.arraycopy(pending, 0, p, m, n);
+                }
+                that.pending = p;
+                that.pendingLen = m + n;
             } else if (pending != null) {
                 // The pending bytes follow the state in the copy as in this stream.
                 that.pending = pending.clone();
@@ -391,7 +432,7 @@ public final class MessageStream<C extends PooledContext> {
                 pads = null;
             }
             keyLoaded = false;
-            dropHeapMessage();
+            dropWaiting();
             phase = Phase.HEAP;
             C old = claimed;
             claimed = null;
@@ -421,7 +462,12 @@ public final class MessageStream<C extends PooledContext> {
 
     /** Whether an HMAC message about to start on {@code c} must load the key into keyed states first. */
     private boolean loadsKey(boolean fresh) {
-        return hmac && reused && (fresh || !keyLoaded);
+        return !isDigest() && reused && (fresh || !keyLoaded);
+    }
+
+    /** A digest's stream, which may stage its message in a claimed context; else an HMAC's. */
+    private boolean isDigest() {
+        return pool == ContextPool.SM3;
     }
 
     private C claim(C c) {
@@ -448,7 +494,7 @@ public final class MessageStream<C extends PooledContext> {
      * caller to give back when the stream has not yet finished a message (it may never be used again), else null.
      */
     private C endMessage() {
-        dropHeapMessage();
+        dropWaiting();
         phase = Phase.HEAP;
         C c = claimed;
         if (c != null && !reused) {
@@ -464,7 +510,7 @@ public final class MessageStream<C extends PooledContext> {
      * instead of giving a wrong value.
      */
     private C lose(boolean inputLost) {
-        dropHeapMessage();
+        dropWaiting();
         phase = inputLost ? Phase.LOST : Phase.HEAP;
         if (inputLost) {
             pending = NO_ROOM;
@@ -475,8 +521,13 @@ public final class MessageStream<C extends PooledContext> {
         return c;
     }
 
-    // The message's bytes still on the heap (pending, or a parked state) are zeroed and dropped.
-    private void dropHeapMessage() {
+    // The message's bytes not yet in OpenSSL's state (staged in the claimed context, pending, or a parked state) are
+    // zeroed and dropped.
+    private void dropWaiting() {
+        if (staged > 0) {
+            staged = 0;
+            claimed.wipe();
+        }
         if (pending == NO_ROOM) {
             pending = null;
         } else if (pending != null) {

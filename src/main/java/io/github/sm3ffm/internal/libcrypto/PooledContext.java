@@ -95,19 +95,48 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         MemorySegment.copy(src, srcOffset, staging, JAVA_BYTE, at, len);
     }
 
+    /** Copies {@code len} bytes of {@code src} from {@code srcOffset} into the staging buffer at {@code at}, as {@link #stage}. */
+    final void stage(MemorySegment src, long srcOffset, int at, int len) {
+        mark(at + len);
+        MemorySegment.copy(src, srcOffset, staging, at, len);
+    }
+
     /**
-     * Moves a message's first {@code len} bytes from the heap into the staging buffer, zeroing them on the heap as
-     * it goes: one pass of eight-byte words, where a copy and a fill take two.
-     * {@code pending}'s length is a multiple of eight; the bytes of the last word past {@code len} are moved too,
-     * are not hashed, and are wiped with the rest.
+     * Moves a message's first {@code len} bytes from the heap into the staging buffer at {@code at}, zeroing them
+     * on the heap as it goes: one pass of eight-byte words, where a copy and a fill take two. {@code pending}'s
+     * length is a multiple of eight, and the staging buffer must have room for {@link #wordsOf}{@code (len)} bytes
+     * at {@code at}: the bytes of the last word past {@code len} are moved too, are not hashed, and are wiped with
+     * the rest.
      */
-    final void stageAndZero(byte[] pending, int len) {
-        mark(len + Long.BYTES - 1 & -Long.BYTES);
+    final void stageAndZero(byte[] pending, int len, int at) {
+        mark(at + wordsOf(len));
         MemorySegment s = staging;
-        for (int at = 0; at < len; at += Long.BYTES) {
-            s.set(JAVA_LONG_UNALIGNED, at, (long) HEAP_WORDS.get(pending, at));
-            HEAP_WORDS.set(pending, at, 0L);
+        for (int i = 0; i < len; i += Long.BYTES) {
+            s.set(JAVA_LONG_UNALIGNED, at + i, (long) HEAP_WORDS.get(pending, i));
+            HEAP_WORDS.set(pending, i, 0L);
         }
+    }
+
+    /**
+     * Hands OpenSSL what a message has waiting: the first {@code staged} bytes of the staging buffer, then the first
+     * {@code len} bytes of {@code pending} behind them, zeroed on the heap as they are staged. Together they fit the
+     * buffer; where the heap's last word would not, the staged bytes go first in a call of their own.
+     */
+    final void updateWaiting(int staged, byte[] pending, int len) {
+        int n = staged;
+        if (len > 0) {
+            if (n + wordsOf(len) > STAGING_SIZE) {
+                BACKEND.update(ctx, input, n);
+                n = 0;
+            }
+            stageAndZero(pending, len, n);
+        }
+        BACKEND.update(ctx, input, n + len);
+    }
+
+    /** The bytes {@link #stageAndZero} writes for {@code len}: whole eight-byte words. */
+    static int wordsOf(int len) {
+        return len + Long.BYTES - 1 & -Long.BYTES;
     }
 
     /** Records that the first {@code end} bytes of the staging buffer may be written: before a native call writes. */

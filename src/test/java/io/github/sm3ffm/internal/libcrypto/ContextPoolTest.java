@@ -42,13 +42,18 @@ class ContextPoolTest {
         for (int i = 0; i < 13; i++) {
             pending[i] = (byte) (i + 1);
         }
-        c.stageAndZero(pending, 13);
+        // Behind five bytes already staged, as a digest stream's heap bytes follow those it staged directly.
+        c.stage(new byte[] {9, 9, 9, 9, 9}, 0, 0, 5);
+        c.stageAndZero(pending, 13, 5);
         assertArrayEquals(new byte[32], pending, "the heap copy is zeroed as it is staged");
-        byte[] staged = c.staging.asSlice(0, 16).toArray(ValueLayout.JAVA_BYTE);
-        for (int i = 0; i < 13; i++) {
-            assertEquals(i + 1, staged[i], "byte " + i + " staged");
+        byte[] staged = c.staging.asSlice(0, 21).toArray(ValueLayout.JAVA_BYTE);
+        for (int i = 0; i < 5; i++) {
+            assertEquals(9, staged[i], "byte " + i + " staged before");
         }
-        c.staging.set(ValueLayout.JAVA_BYTE, 15, (byte) 7);
+        for (int i = 0; i < 13; i++) {
+            assertEquals(i + 1, staged[5 + i], "byte " + i + " staged behind them");
+        }
+        c.staging.set(ValueLayout.JAVA_BYTE, 20, (byte) 7);
         c.wipe();
         assertArrayEquals(new byte[PooledContext.STAGING_SIZE], c.staging.toArray(ValueLayout.JAVA_BYTE),
                 "the wipe reaches the whole last word that was staged");

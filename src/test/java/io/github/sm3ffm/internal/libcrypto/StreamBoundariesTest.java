@@ -94,6 +94,50 @@ class StreamBoundariesTest {
     }
 
     @Test
+    void whatAReusedDigestStagesAndWhatWaitsOnTheHeapBehindItFitTheStagingBufferTogether() throws Exception {
+        // A reused digest copies updates of STAGED_MIN bytes or more into its claimed context; shorter ones wait on
+        // the heap behind them. At each amount staged, heap bytes up to and past what the buffer has left, then a
+        // copy (which takes both onto its heap) and the original both finished.
+        MessageStream<?> s = Algorithm.sm3Stream();
+        for (int i = 0; i < 2; i++) {
+            s.update(bytes(64), 0, 64);
+            s.finish();
+        }
+        assertTrue(s.holdsContext(), "a reused stream keeps a context");
+        for (int staged : new int[] {MessageStream.STAGED_MIN, 100, STAGING - 32, STAGING - 12, STAGING - 1}) {
+            for (int onHeap : new int[] {1, 11, 12, 13, 31, 100, STAGING}) {
+                byte[] first = bytes(staged);
+                byte[] rest = bytes(onHeap);
+                s.update(first, 0, staged);
+                for (int at = 0; at < onHeap; at += 7) {
+                    if (at % 2 == 0) {
+                        s.update(rest[at]);
+                        for (int k = at + 1; k < Math.min(at + 7, onHeap); k++) {
+                            s.update(rest[k]);
+                        }
+                    } else {
+                        s.update(rest, at, Math.min(7, onHeap - at));
+                    }
+                }
+                byte[] expected = References.sm3(first, rest);
+                MessageStream<?> copy = s.copy();
+                assertArrayEquals(expected, copy.finish(), staged + " staged, " + onHeap + " on the heap: the copy");
+                assertArrayEquals(expected, s.finish(), staged + " staged, " + onHeap + " on the heap");
+
+                // A first message that went in place holds a context before it has any heap array.
+                MessageStream<?> fresh = Algorithm.sm3Stream();
+                byte[] inPlace = bytes(STAGING);
+                fresh.update(inPlace, 0, STAGING);
+                fresh.update(first, 0, staged);
+                fresh.update(rest, 0, onHeap);
+                byte[] whole = References.sm3(inPlace, first, rest);
+                assertArrayEquals(whole, fresh.copy().finish(), staged + " staged after a first update in place: the copy");
+                assertArrayEquals(whole, fresh.finish(), staged + " staged after a first update in place");
+            }
+        }
+    }
+
+    @Test
     void aCopyOfAKeyedMacInTheMiddleOfAMessageFinishesOnItsOwn() throws Exception {
         byte[] key = bytes(32);
         MessageStream<?> mac = Algorithm.hmacStream();
