@@ -54,8 +54,8 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
     private static final String HKDF = "HkdfBenchmark.extractThenExpand";
 
     /**
-     * A headline point: its benchmark and size, the least speed-up over BouncyCastle its slowest round must
-     * reach and the least fraction of {@code openssl speed} (NaN: none), and its name under a chart's bars.
+     * A headline point: its benchmark and size, the least speed-up over BouncyCastle its slowest round must reach
+     * and the least fraction of {@code openssl speed} (NaN: none), and its name under a chart's bars.
      */
     record Row(String label, String benchmark, String size, double target, double ofOpenssl, String bar) {
         static Row digest(String size, String label, double target, double ofOpenssl) {
@@ -224,15 +224,10 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
         return openssl(size).flatMap(o -> point(DIGEST, size, OURS).map(p -> o / (slowest ? p.slowest() : p.median())));
     }
 
-    /** The implementations measured other than sm3-ffm and BouncyCastle, in the order they ran. */
+    /** Implementations but sm3-ffm, BouncyCastle and the floors (bare downcalls, the JDK's share), in the order run. */
     List<String> competitors() {
         return points.values().stream().map(Point::implementation).distinct()
-                .filter(i -> !i.equals(OURS) && !i.equals(BC) && !isFloor(i)).toList();
-    }
-
-    /** A floor, listed but set against nothing: the bare downcalls (no implementation) or the JDK's own share. */
-    private static boolean isFloor(String implementation) {
-        return implementation.isEmpty() || implementation.equals(Providers.NO_HASH);
+                .filter(i -> !List.of(OURS, BC, "", Providers.NO_HASH).contains(i)).toList();
     }
 
     /** The tables, and with {@code charts} the two charts written beside them. */
@@ -308,9 +303,9 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
                 .thenComparingLong(p -> p.size().isEmpty() ? 0 : Long.parseLong(p.size()))
                 .thenComparingInt(Point::threads).thenComparingInt(p -> order.indexOf(p.implementation())))
                 .forEach(p -> row(m, p.benchmark(), p.size(), p.threads(), label(p.implementation()),
-                        p.byRound().size(), ns(p.median()), p.range(), p.threads() > 1 || isFloor(p.implementation())
-                        ? "" : or(ratio(p.benchmark(), p.size(), BC, p.implementation(), false), "%.2f×"),
-                        Double.isNaN(p.bytesPerOp()) ? "—" : fmt("%.0f", p.bytesPerOp())));
+                        p.byRound().size(), ns(p.median()), p.range(), p.threads() > 1 || !order.contains(
+                        p.implementation()) ? "" : or(ratio(p.benchmark(), p.size(), BC, p.implementation(), false),
+                        "%.2f×"), Double.isNaN(p.bytesPerOp()) ? "—" : fmt("%.0f", p.bytesPerOp())));
         if (!openssl.isEmpty()) {
             m.append("\n`openssl speed -evp sm3`, ns per message, median (range) of its runs: ")
                     .append(openssl.entrySet().stream().map(e -> e.getKey() + " B "

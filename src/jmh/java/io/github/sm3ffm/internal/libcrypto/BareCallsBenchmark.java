@@ -15,10 +15,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * What is the least a short digest, or a clone-then-finish, can cost through FFM? sm3-ffm's own downcall
- * handles to the provider's SM3 functions ({@link ProviderBackend.Functions}), alone, from and into native
- * memory, with no JCA and no copies: the floors under
- * {@link io.github.sm3ffm.bench.CallPatternBenchmark#reusedDigest} and
+ * What is the least a short digest, or a clone-then-finish, can cost through FFM? sm3-ffm's own downcall handles to
+ * the provider's SM3 functions ({@link ProviderBackend.Functions}), alone, from and into native memory, with no JCA
+ * and no copies: the floors under {@link io.github.sm3ffm.bench.CallPatternBenchmark#reusedDigest} and
  * {@link PerMessageBenchmark#cloneThenFinish1061B}.
  */
 public class BareCallsBenchmark extends TimedBenchmark {
