@@ -281,10 +281,20 @@ class NativeFailureTest {
             cases.put("MessageDigest.digest() of " + prefix, digestDigest(prefix, false));
             cases.put("MessageDigest.digest() of " + prefix + ", reused", digestDigest(prefix, true));
         }
+        // A digest holding a context stages updates of 32 bytes or more in it, short ones waiting on the heap behind
+        // them: they reach OpenSSL in one update, or two where the heap's last word would not fit behind them.
+        for (int[] waiting : new int[][] {{100, 0}, {100, 10}, {500, 12}}) {
+            cases.put("MessageDigest.digest() of " + waiting[0] + " staged and " + waiting[1] + " on the heap, reused",
+                    digestStaged(waiting[0], waiting[1], 0));
+        }
+        cases.put("MessageDigest.update(100 bytes) after 480 staged, reused", digestStaged(480, 0, 100));
+        cases.put("MessageDigest.update(100 bytes) after 400 staged and 20 on the heap, reused",
+                digestStaged(400, 20, 100));
         for (int prefix : new int[] {100, 1_010}) {
             cases.put("MessageDigest.clone() of " + prefix, digestClone(prefix, false));
             cases.put("MessageDigest.clone() of a clone of " + prefix, digestClone(prefix, true));
         }
+        cases.put("MessageDigest.clone() of 1,100, 90 bytes staged", digestClone(1_100, false));
         cases.put("MessageDigest.reset() of 1,000", () -> {
             MessageDigest md = sm3();
             md.update(bytes(1_000));
@@ -377,11 +387,64 @@ class NativeFailureTest {
         };
     }
 
+    /**
+     * A reused digest with {@code staged} bytes staged in its context and {@code onHeap} short ones behind them; the
+     * operation is its digest, or an update of {@code more} bytes that the staging buffer has no room for.
+     */
+    private static Setup digestStaged(int staged, int onHeap, int more) {
+        return () -> {
+            MessageDigest md = sm3();
+            // The second message claims a context, which a reused digest keeps.
+            for (int i = 0; i < 2; i++) {
+                md.update(bytes(64));
+                md.digest();
+            }
+            byte[] first = bytes(staged);
+            byte[] rest = bytes(onHeap);
+            byte[] input = bytes(more);
+            md.update(first);
+            for (byte b : rest) {
+                md.update(b);
+            }
+            return new Case() {
+                byte[] result;
+
+                @Override
+                public void act() {
+                    if (more == 0) {
+                        result = md.digest();
+                    } else {
+                        md.update(input);
+                    }
+                }
+
+                @Override
+                public void afterSuccess() {
+                    assertArrayEquals(reference(first, rest, input), more == 0 ? result : md.digest());
+                    assertCorrect(md, bytes(70));
+                }
+
+                @Override
+                public void afterFailure() {
+                    if (more != 0) {
+                        // The message lost input: refused until a digest (which reports it) ends it.
+                        assertThrows(IllegalStateException.class, md::digest);
+                    }
+                    assertCorrect(md, bytes(70));
+                    assertCorrect(md, bytes(7));
+                }
+            };
+        };
+    }
+
     private static Setup digestClone(int prefixLength, boolean ofClone) {
         return () -> {
             byte[] prefix = bytes(prefixLength);
             MessageDigest first = sm3();
-            first.update(prefix, 0, prefixLength - 10);
+            // Past 1,010 bytes, what follows the first 1,000 is staged in the context they claimed.
+            int inPlace = prefixLength > 1_010 ? 1_000 : prefixLength - 10;
+            first.update(prefix, 0, inPlace);
+            first.update(prefix, inPlace, prefixLength - 10 - inPlace);
             MessageDigest md = ofClone ? (MessageDigest) first.clone() : first;
             // Ten bytes wait on the heap behind the state.
             md.update(prefix, prefixLength - 10, 10);
