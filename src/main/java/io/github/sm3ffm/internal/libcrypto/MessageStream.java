@@ -31,7 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * <li>after its first message a stream is a reused engine, and keeps its claimed context across messages;</li>
  * <li>a digest stream that holds a context copies updates of {@value #STAGED_MIN} bytes or more straight into its
  * staging buffer, where they wait for OpenSSL ahead of any bytes on the heap: no heap copy of them is left to zero.
- * Shorter ones stay on the heap, where a copy costs less than the guard;</li>
+ * Shorter ones stay on the heap, where a copy costs less than the guard, and move in behind the staged ones before
+ * the next such update where they fit;</li>
  * <li>a copy (a clone) of a message that has reached a context keeps that state on the heap where the backend's
  * states are plain bytes, and claims a context only when it needs one; elsewhere it claims one holding a copy.</li>
  * </ul>
@@ -164,8 +165,18 @@ public final class MessageStream<C extends PooledContext> {
             while (true) {
                 C c = claimed;
                 if (toStaging && c != null && !inPlace) {
-                    if (pendingLen == 0 && len <= STAGING_SIZE - staged) {
-                        int at = staged;
+                    int at = staged;
+                    int n = pendingLen;
+                    if (n > 0 && at + n + len <= STAGING_SIZE) {
+                        // Short bytes waiting on the heap go first, behind those staged: no native call yet. The
+                        // input, of STAGED_MIN bytes or more, then covers the heap's last word.
+                        pendingLen = 0;
+                        c.stageAndZero(pending, n, at);
+                        at += n;
+                        staged = (short) at;
+                        n = 0;
+                    }
+                    if (n == 0 && len <= STAGING_SIZE - at) {
                         if (segment == null) {
                             c.stage((byte[]) src, (int) offset, at, (int) len);
                         } else {

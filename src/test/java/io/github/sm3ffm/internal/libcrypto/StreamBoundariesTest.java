@@ -139,6 +139,36 @@ class StreamBoundariesTest {
     }
 
     @Test
+    void shortBytesOnTheHeapGoAheadOfTheNextUpdateAReusedDigestStages() throws Exception {
+        // Heap bytes, then an update of STAGED_MIN bytes or more: the heap's move into the staging buffer first
+        // where both fit behind what is staged, else both reach OpenSSL first.
+        MessageStream<?> s = Algorithm.sm3Stream();
+        for (int i = 0; i < 2; i++) {
+            s.update(bytes(64), 0, 64);
+            s.finish();
+        }
+        for (int before : new int[] {0, 40}) {
+            for (int onHeap : new int[] {1, 10, 31}) {
+                for (int next : new int[] {MessageStream.STAGED_MIN, 100, STAGING - before - 40, STAGING - before - 33,
+                        STAGING - 1}) {
+                    byte[] first = bytes(before);
+                    byte[] heap = bytes(onHeap);
+                    byte[] staged = bytes(next);
+                    byte[] tail = bytes(5);
+                    s.update(first, 0, before);
+                    s.update(heap, 0, onHeap);
+                    s.update(staged, 0, next);
+                    s.update(tail, 0, 5);
+                    byte[] expected = References.sm3(first, heap, staged, tail);
+                    String what = before + " staged, " + onHeap + " on the heap, then " + next;
+                    assertArrayEquals(expected, s.copy().finish(), what + ": the copy");
+                    assertArrayEquals(expected, s.finish(), what);
+                }
+            }
+        }
+    }
+
+    @Test
     void aCopyOfAKeyedMacInTheMiddleOfAMessageFinishesOnItsOwn() throws Exception {
         byte[] key = bytes(32);
         MessageStream<?> mac = Algorithm.hmacStream();
