@@ -98,12 +98,7 @@ class StreamBoundariesTest {
         // A reused digest copies updates of STAGED_MIN bytes or more into its claimed context; shorter ones wait on
         // the heap behind them. At each amount staged, heap bytes up to and past what the buffer has left, then a
         // copy (which takes both onto its heap) and the original both finished.
-        MessageStream<?> s = Algorithm.sm3Stream();
-        for (int i = 0; i < 2; i++) {
-            s.update(bytes(64), 0, 64);
-            s.finish();
-        }
-        assertTrue(s.holdsContext(), "a reused stream keeps a context");
+        MessageStream<?> s = reusedDigest();
         for (int staged : new int[] {MessageStream.STAGED_MIN, 100, STAGING - 32, STAGING - 12, STAGING - 1}) {
             for (int onHeap : new int[] {1, 11, 12, 13, 31, 100, STAGING}) {
                 byte[] first = bytes(staged);
@@ -142,11 +137,7 @@ class StreamBoundariesTest {
     void shortBytesOnTheHeapGoAheadOfTheNextUpdateAReusedDigestStages() throws Exception {
         // Heap bytes, then an update of STAGED_MIN bytes or more: the heap's move into the staging buffer first
         // where both fit behind what is staged, else both reach OpenSSL first.
-        MessageStream<?> s = Algorithm.sm3Stream();
-        for (int i = 0; i < 2; i++) {
-            s.update(bytes(64), 0, 64);
-            s.finish();
-        }
+        MessageStream<?> s = reusedDigest();
         for (int before : new int[] {0, 40}) {
             for (int onHeap : new int[] {1, 10, 31}) {
                 for (int next : new int[] {MessageStream.STAGED_MIN, 100, STAGING - before - 40, STAGING - before - 33,
@@ -302,6 +293,17 @@ class StreamBoundariesTest {
         byte[] head = bytes(STAGING);
         s.update(head, 0, head.length);
         assertTrue(s.holdsContext());
+    }
+
+    /** A digest stream that finished two messages: the second claimed a context, which a reused stream keeps. */
+    private MessageStream<?> reusedDigest() throws Exception {
+        MessageStream<?> s = Algorithm.sm3Stream();
+        for (int i = 0; i < 2; i++) {
+            s.update(bytes(64), 0, 64);
+            s.finish();
+        }
+        assertTrue(s.holdsContext(), "a reused stream keeps a context");
+        return s;
     }
 
     private byte[] bytes(int n) {
