@@ -95,7 +95,7 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         MemorySegment.copy(src, srcOffset, staging, JAVA_BYTE, at, len);
     }
 
-    /** Copies {@code len} bytes of {@code src} from {@code srcOffset} into the staging buffer at {@code at}, as {@link #stage}. */
+    /** Copies {@code len} bytes of {@code src} from {@code srcOffset} into the staging buffer at {@code at}. */
     final void stage(MemorySegment src, long srcOffset, int at, int len) {
         mark(at + len);
         MemorySegment.copy(src, srcOffset, staging, at, len);

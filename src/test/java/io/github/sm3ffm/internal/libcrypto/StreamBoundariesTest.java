@@ -127,7 +127,8 @@ class StreamBoundariesTest {
                 fresh.update(first, 0, staged);
                 fresh.update(rest, 0, onHeap);
                 byte[] whole = References.sm3(inPlace, first, rest);
-                assertArrayEquals(whole, fresh.copy().finish(), staged + " staged after a first update in place: the copy");
+                assertArrayEquals(whole, fresh.copy().finish(),
+                        staged + " staged after a first update in place: the copy");
                 assertArrayEquals(whole, fresh.finish(), staged + " staged after a first update in place");
             }
         }
