@@ -74,7 +74,9 @@ public final class HmacSM3 extends MacSpi implements Cloneable {
         if (len != 0 && (offset < 0 || len < 0 || offset > input.length - len)) {
             throw new IllegalArgumentException("Bad arguments");
         }
-        nat.update(input, offset, len);
+        if (!nat.append(input, offset, len)) {
+            nat.update(input, offset, len);
+        }
     }
 
     @Override

@@ -44,7 +44,9 @@ public final class SM3Digest extends MessageDigestSpi implements Cloneable {
         if (len != 0 && (offset < 0 || len < 0 || offset > input.length - len)) {
             throw new ArrayIndexOutOfBoundsException();
         }
-        nat.update(input, offset, len);
+        if (!nat.append(input, offset, len)) {
+            nat.update(input, offset, len);
+        }
     }
 
     @Override

@@ -127,6 +127,35 @@ public final class MessageStream<C extends PooledContext> {
     }
 
     /**
+     * Adds {@code len} bytes of {@code src} from {@code offset} on the heap, where they wait when they are short and
+     * there is room; false when {@link #update(Object, long, long)} must. Heap only, so no guard; small, so that the
+     * JIT inlines it into an engine's update, where {@code update} is too big to be.
+     */
+    public boolean append(byte[] src, int offset, int len) {
+        if (len <= 0) {
+            // Nothing at all happens for none, whatever the offset.
+            return true;
+        }
+        if (len >= DIRECT_THRESHOLD || len >= STAGED_MIN && claimed != null && isDigest()) {
+            return false;
+        }
+        byte[] p = pending;
+        int s = pendingLen;
+        if (p != null && len <= Math.min(p.length, STAGING_SIZE - staged) - s) {
+            System.arraycopy(src, offset, p, s, len);
+            pendingLen = s + len;
+            return true;
+        }
+        if (p == null && staged == 0) {
+            // A new stream's first bytes.
+            System.arraycopy(src, offset, grow(null, 0, len), 0, len);
+            pendingLen = len;
+            return true;
+        }
+        return false;
+    }
+
+    /**
      * Adds {@code len} bytes of {@code src}, a {@code byte[]} (from {@code offset}) or a {@code ByteBuffer} (its
      * remaining bytes; {@code offset} 0 and {@code len} its remaining count, its position left alone). The engine
      * has validated the bounds as its JCA class requires; nothing at all happens for none.
@@ -139,22 +168,10 @@ public final class MessageStream<C extends PooledContext> {
             src = buffer.array();
             offset = buffer.arrayOffset() + buffer.position();
         }
-        boolean inPlace = len >= DIRECT_THRESHOLD;
-        if (src instanceof byte[] array && !inPlace && (len < STAGED_MIN || claimed == null || !isDigest())) {
-            byte[] p = pending;
-            int s = pendingLen;
-            if (p != null && len <= Math.min(p.length, STAGING_SIZE - staged) - s) {
-                System.arraycopy(array, (int) offset, p, s, (int) len);
-                pendingLen = s + (int) len;
-                return;
-            }
-            if (p == null && staged == 0) {
-                // A new stream's first bytes: only heap is touched, so no guard is needed here either.
-                System.arraycopy(array, (int) offset, grow(null, 0, len), 0, (int) len);
-                pendingLen = (int) len;
-                return;
-            }
+        if (src instanceof byte[] array && append(array, (int) offset, (int) len)) {
+            return;
         }
+        boolean inPlace = len >= DIRECT_THRESHOLD;
         // Direct buffers by address; read-only heap buffers, whose array is out of reach, through a heap segment.
         MemorySegment segment = src instanceof ByteBuffer buffer ? MemorySegment.ofBuffer(buffer) : null;
         long end = offset + len;
@@ -285,13 +302,13 @@ public final class MessageStream<C extends PooledContext> {
     /** Finishes the message into {@code out} at {@code offset} (32 bytes) and readies the stream for a new one. */
     public void finish(byte[] out, int offset) {
         enter();
+        C c = claimed;
+        // A context borrowed for this call alone, or null: it goes back after the call.
         C borrowed = null;
-        C back = null;
         boolean done = false;
         try {
             refuseIfLost();
             // The same steps as in update, written out: each native call stays one frame below this method.
-            C c = claimed;
             boolean fresh = c == null;
             if (fresh) {
                 for (C dead; (dead = pool.takeDead()) != null; ) {
@@ -328,16 +345,24 @@ public final class MessageStream<C extends PooledContext> {
             }
             done = true;
         } finally {
+            C back = ended(borrowed, done);
             try {
-                // A digest ends its message, even when it fails: the stream is ready for a new one.
-                back = done ? endMessage() : lose(false);
-                pool.giveBack(borrowed, done);
                 pool.giveBack(back, done);
             } finally {
                 exit();
             }
         }
         reused = true;
+    }
+
+    /**
+     * Under the guard, as {@link #finish} returns: a digest ends its message, even when it fails, so that the
+     * stream is ready for a new one. Returns what goes back to the pool: the context borrowed for the call, or else
+     * the one this stream gives up (never both), or null.
+     */
+    private C ended(C borrowed, boolean done) {
+        C c = done ? endMessage() : lose(false);
+        return borrowed != null ? borrowed : c;
     }
 
     /** Finishes the message into a new array, for the self-tests and tests (the engines make their own array). */

@@ -20,13 +20,14 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The staging buffer has named regions, each a slice of its own: {@link #input} (bytes copied in for one
  * update, 512), and within it {@link #output} (a digest or MAC that a KDF or an HMAC's outer hash reads, 32);
- * {@link HmacContext} names its pads' and inner digest's. Every final writes here, and the digest is copied out;
+ * {@link HmacContext} names its pads' and inner digest's. Finals write here and the result is copied out, except
+ * an SM3 digest at the start of an array, which goes there in place ({@link Sm3Context#finish});
  * the length a final reports goes into a heap word ({@link #writtenLength}). Bytes reach the buffer only through
  * {@link #stage}, {@link #stageAndZero} and the finals, each of which first records how far the buffer is written
  * ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the pool wipes every context it
  * takes back. Zeroing what was written, not all 512 bytes, keeps a short digest's clearing at one short copy. A
- * short message's path here allocates nothing: a slice or a heap segment made per call is scalar-replaced only
- * where the JIT inlines this far, which differs from one JVM to the next.
+ * short message's path here allocates nothing: a slice made per call is scalar-replaced only where the JIT inlines
+ * this far, which differs from one JVM to the next; a heap segment of a whole array is one object, which it drops.
  *
  * <p>A context's methods are where the SM3 calls of a message are made, one frame below the stream that owns
  * the context and one above the backend, so that a native call is never deeper than that below an engine.

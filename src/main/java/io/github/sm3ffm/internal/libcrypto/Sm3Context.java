@@ -33,11 +33,16 @@ final class Sm3Context extends PooledContext {
     void key(byte[] pads) {
     }
 
-    // Into the staging buffer's output, then copied: a heap segment of the caller's array would be two objects
-    // whenever the JIT does not inline this far. The wipe that follows every message zeroes the output. Every
-    // caller gives an array.
+    // At the start of an array (where MessageDigest.digest() asks for it), in place: a critical call writes heap
+    // arrays, the digest never lands in native memory, and a heap segment of the whole array, unlike a slice, is
+    // one object that the JIT drops. Elsewhere through the staging buffer's output, which the wipe that follows
+    // every message zeroes. Every caller gives an array.
     @Override
     void finish(byte[] pads, byte[] out, int offset) {
+        if (offset == 0) {
+            BACKEND.finalInto(ctx, MemorySegment.ofArray(out), writtenLength);
+            return;
+        }
         mark(DIGEST_LENGTH);
         BACKEND.finalInto(ctx, output, writtenLength);
         MemorySegment.copy(output, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);

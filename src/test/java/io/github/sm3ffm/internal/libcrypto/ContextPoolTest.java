@@ -61,6 +61,42 @@ class ContextPoolTest {
         freeIdle(pool);
     }
 
+    /**
+     * A digest at the start of an array goes there in place and never into the staging buffer; anywhere else,
+     * through the buffer's output, which the wipe then zeroes. Nothing around the digest is written either way.
+     */
+    @Test
+    void aDigestAtTheStartOfAnArrayGoesThereInPlaceElseThroughTheStagingBuffer() {
+        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        Sm3Context c = pool.borrow();
+        byte[] abc = {'a', 'b', 'c'};
+        byte[] expected = java.util.HexFormat.of().parseHex(Algorithm.SM3_ABC);
+        for (int[] shape : new int[][] {{32, 0}, {41, 0}, {41, 9}, {64, 32}}) {
+            byte[] out = new byte[shape[0]];
+            int offset = shape[1];
+            java.util.Arrays.fill(out, (byte) 0x5a);
+            c.start();
+            c.updateArray(abc, 0, abc.length);
+            c.finish(null, out, offset);
+            String where = out.length + "-byte array at " + offset;
+            assertArrayEquals(expected, java.util.Arrays.copyOfRange(out, offset, offset + expected.length), where);
+            for (int i = 0; i < out.length; i++) {
+                if (i < offset || i >= offset + expected.length) {
+                    assertEquals(0x5a, out[i], "byte " + i + " of a " + where + " left alone");
+                }
+            }
+            byte[] output = c.output.toArray(ValueLayout.JAVA_BYTE);
+            // The message was staged at the start of the buffer, where the output region lies too.
+            assertArrayEquals(offset == 0 ? java.util.Arrays.copyOf(abc, expected.length) : expected, output,
+                    "the staging buffer's output after a digest into a " + where);
+            c.wipe();
+            assertArrayEquals(new byte[PooledContext.STAGING_SIZE], c.staging.toArray(ValueLayout.JAVA_BYTE),
+                    "the wipe after a digest into a " + where);
+        }
+        pool.giveBack(c, true);
+        freeIdle(pool);
+    }
+
     @Test
     void aThreadKeepsAsManyIdleAsItProbesAndFreesTheRest() {
         ContextPool<Sm3Context> pool = new ContextPool<>(false);
