@@ -90,13 +90,13 @@ public final class SM3Provider extends Provider {
                 "OID.1.2.156.10197.1.401.2");
         List<ServiceEntry> services = new ArrayList<>(List.of(
                 new ServiceEntry("MessageDigest", "SM3", List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"),
-                        SM3Digest.class.getName(), Algorithm.SM3, withoutParameters(SM3Digest::new)),
-                new ServiceEntry("Mac", "HmacSM3", hmacAliases, HmacSM3.class.getName(), Algorithm.HMAC_SM3,
-                        withoutParameters(HmacSM3::new)),
-                new ServiceEntry("KeyGenerator", "HmacSM3", hmacAliases, HmacSM3KeyGenerator.class.getName(),
-                        Algorithm.HMAC_SM3, withoutParameters(HmacSM3KeyGenerator::new)),
-                new ServiceEntry("SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(), PBKDF2HmacSM3.class.getName(),
-                        Algorithm.PBKDF2_HMAC_SM3, withoutParameters(PBKDF2HmacSM3::new))));
+                        ENGINES + "SM3Digest", Algorithm.SM3, new Engine(Engine.DIGEST)),
+                new ServiceEntry("Mac", "HmacSM3", hmacAliases, ENGINES + "HmacSM3", Algorithm.HMAC_SM3,
+                        new Engine(Engine.MAC)),
+                new ServiceEntry("KeyGenerator", "HmacSM3", hmacAliases, ENGINES + "HmacSM3KeyGenerator",
+                        Algorithm.HMAC_SM3, new Engine(Engine.KEY_GENERATOR)),
+                new ServiceEntry("SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(), ENGINES + "PBKDF2HmacSM3",
+                        Algorithm.PBKDF2_HMAC_SM3, new Engine(Engine.PBKDF2))));
         // None before JDK 25, which brought javax.crypto.KDF.
         services.addAll(KdfEngines.all());
         for (ServiceEntry entry : services) {
@@ -150,18 +150,39 @@ public final class SM3Provider extends Provider {
         return p.getProperty("version", "0");
     }
 
-    /** Engines other than KDFs take no constructor parameter. */
-    private interface Constructor {
-        Object create() throws LibCryptoUnavailableException;
-    }
+    /**
+     * The engine classes by name, and {@link Engine}'s switch: no engine class is loaded or linked before its first
+     * {@code getInstance} (a class literal loads its class, a method reference links it), a few milliseconds of a
+     * program's start.
+     */
+    private static final String ENGINES = "io.github.sm3ffm.internal.engines.";
 
-    private static ServiceEntry.EngineConstructor withoutParameters(Constructor constructor) {
-        return parameter -> {
+    /** Constructs the engines other than KDFs, which take no constructor parameter. */
+    private static final class Engine implements ServiceEntry.EngineConstructor {
+        static final int DIGEST = 0;
+        static final int MAC = 1;
+        static final int KEY_GENERATOR = 2;
+        static final int PBKDF2 = 3;
+
+        private final int kind;
+
+        Engine(int kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public Object create(Object parameter) throws LibCryptoUnavailableException {
             if (parameter != null) {
                 throw new InvalidParameterException("constructorParameter not used with these engines");
             }
-            return constructor.create();
-        };
+            return switch (kind) {
+                case DIGEST -> new SM3Digest();
+                case MAC -> new HmacSM3();
+                case KEY_GENERATOR -> new HmacSM3KeyGenerator();
+                case PBKDF2 -> new PBKDF2HmacSM3();
+                default -> throw new IllegalStateException("no engine " + kind);
+            };
+        }
     }
 
     /**

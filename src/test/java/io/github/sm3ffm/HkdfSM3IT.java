@@ -1,6 +1,7 @@
 package io.github.sm3ffm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -187,6 +188,11 @@ class HkdfSM3IT {
         assertEquals(List.of("HKDF-SM3", "X963KDF-SM3"), PROVIDER.getServices().stream()
                 .filter(s -> s.getType().equals("KDF")).map(Provider.Service::getAlgorithm).sorted().toList());
         assertEquals("X963KDF-SM3", PROVIDER.getService("KDF", "SM2KDF").getAlgorithm());
+        // Named as strings, so that neither class loads before it is used: each must be what its service makes.
+        for (String kdf : List.of("HKDF-SM3", "X963KDF-SM3")) {
+            Provider.Service s = PROVIDER.getService("KDF", kdf);
+            assertEquals(s.getClassName(), assertDoesNotThrow(() -> s.newInstance(null)).getClass().getName(), kdf);
+        }
     }
 
     static byte[] bytes(Random rnd, int n) {

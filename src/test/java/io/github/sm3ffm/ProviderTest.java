@@ -13,6 +13,8 @@ import java.security.InvalidParameterException;
 import java.security.Provider;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +39,22 @@ class ProviderTest {
         assertEquals(s, p.getService("MessageDigest", "1.2.156.10197.1.401"));
         assertEquals(s, p.getService("MessageDigest", "OID.1.2.156.10197.1.401"));
         assertThrows(InvalidParameterException.class, () -> s.newInstance("unexpected"));
+    }
+
+    // The engines' classes are named as strings (so that none loads before it is used): each name must be the class
+    // of what its service constructs.
+    @Test
+    void everyServiceNamesTheClassOfTheEngineItConstructs() throws Exception {
+        SM3Provider p = new SM3Provider();
+        Set<String> types = new TreeSet<>();
+        for (Provider.Service s : p.getServices()) {
+            Object engine = s.newInstance(null);
+            assertEquals(s.getClassName(), engine.getClass().getName(), s.getType() + " " + s.getAlgorithm());
+            types.add(s.getType());
+        }
+        // The KDFs come from the jar's META-INF/versions/25 (HkdfSM3IT checks them there); these tests run the base.
+        assertTrue(types.containsAll(List.of("KeyGenerator", "Mac", "MessageDigest", "SecretKeyFactory")),
+                types::toString);
     }
 
     // ServiceLoader on the class path (META-INF/services) is what the "unavailable" probes use; on the

@@ -190,28 +190,37 @@ public final class LibCrypto {
         Arena arena = Arena.ofShared();
         boolean accepted = false;
         try {
-            SymbolLookup lookup;
-            if (isPath) {
-                Path path = Path.of(candidate).toAbsolutePath();
-                if (!Files.isRegularFile(path)) {
-                    throw new CandidateRejected("no such file");
-                }
-                lookup = openOrReject(() -> SymbolLookup.libraryLookup(path, arena));
-            } else {
-                lookup = openOrReject(() -> SymbolLookup.libraryLookup(candidate, arena));
+            Path path = isPath ? Path.of(candidate).toAbsolutePath() : null;
+            if (isPath && !Files.isRegularFile(path)) {
+                throw new CandidateRejected("no such file");
             }
-            MemorySegment versionNum = lookup.find("OpenSSL_version_num")
-                    .orElseThrow(() -> new CandidateRejected("not libcrypto (no OpenSSL_version_num)"));
+            SymbolLookup lookup;
+            try {
+                lookup = isPath ? SymbolLookup.libraryLookup(path, arena)
+                        : SymbolLookup.libraryLookup(candidate, arena);
+            } catch (IllegalArgumentException e) {
+                throw new CandidateRejected("cannot be opened (" + e.getMessage() + ")");
+            }
+            Optional<MemorySegment> found = lookup.find("OpenSSL_version_num");
+            if (found.isEmpty()) {
+                throw new CandidateRejected("not libcrypto (no OpenSSL_version_num)");
+            }
+            MemorySegment versionNum = found.get();
             long version = invokeVersionNum(versionNum);
             if (version < OPENSSL_3_0) {
                 throw new CandidateRejected(String.format(
                         "OpenSSL version number 0x%08x; OpenSSL 3.0 or later is required", version));
             }
-            List<String> missing = boundSymbols().stream().filter(s -> lookup.find(s).isEmpty()).toList();
+            List<String> missing = new ArrayList<>();
+            for (String symbol : boundSymbols()) {
+                if (lookup.find(symbol).isEmpty()) {
+                    missing.add(symbol);
+                }
+            }
             if (!missing.isEmpty()) {
                 throw new CandidateRejected("missing symbols " + missing);
             }
-            Path file = isPath ? Path.of(candidate).toAbsolutePath() : fileContaining(versionNum);
+            Path file = isPath ? path : fileContaining(versionNum);
             accepted = true;
             return file;
         } finally {
@@ -222,27 +231,17 @@ public final class LibCrypto {
         }
     }
 
-    private interface Opener {
-        SymbolLookup open();
-    }
-
-    private static SymbolLookup openOrReject(Opener opener) throws CandidateRejected {
-        try {
-            return opener.open();
-        } catch (IllegalArgumentException e) {
-            throw new CandidateRejected("cannot be opened (" + e.getMessage() + ")");
-        }
-    }
-
     /**
      * A handle to a function of the loaded libcrypto, linked from its symbol with options the bindings
      * cannot express (critical calls). The bindings' {@code X$address()} would also link their own ordinary
      * handle for X: one more generated downcall stub, milliseconds of every program's start, for nothing.
      */
     static MethodHandle downcall(String function, FunctionDescriptor descriptor, Linker.Option... options) {
-        MemorySegment address = SymbolLookup.loaderLookup().find(function)
-                .orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + function));
-        return Linker.nativeLinker().downcallHandle(address, descriptor, options);
+        Optional<MemorySegment> address = SymbolLookup.loaderLookup().find(function);
+        if (address.isEmpty()) {
+            throw new UnsatisfiedLinkError("unresolved symbol: " + function);
+        }
+        return Linker.nativeLinker().downcallHandle(address.get(), descriptor, options);
     }
 
     private static long invokeVersionNum(MemorySegment address) throws CandidateRejected {
@@ -280,9 +279,11 @@ public final class LibCrypto {
     /** The file a library opened by name came from, asked of the dynamic linker with dladdr(3). */
     private static Path fileContaining(MemorySegment symbol) throws CandidateRejected {
         Linker linker = Linker.nativeLinker();
-        MemorySegment dladdr = linker.defaultLookup().find("dladdr")
-                .orElseThrow(() -> new CandidateRejected("dladdr is not available to locate the file"));
-        MethodHandle handle = linker.downcallHandle(dladdr, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        Optional<MemorySegment> dladdr = linker.defaultLookup().find("dladdr");
+        if (dladdr.isEmpty()) {
+            throw new CandidateRejected("dladdr is not available to locate the file");
+        }
+        MethodHandle handle = linker.downcallHandle(dladdr.get(), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         try (Arena arena = Arena.ofConfined()) {
             // Dl_info: dli_fname, dli_fbase, dli_sname, dli_saddr.
             MemorySegment info = arena.allocate(ADDRESS.byteSize() * 4, ADDRESS.byteAlignment());

@@ -1,6 +1,8 @@
 package io.github.sm3ffm.internal.engines;
 
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
+import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
+import java.security.InvalidAlgorithmParameterException;
 import java.util.List;
 import javax.crypto.KDFParameters;
 
@@ -15,10 +17,25 @@ public final class KdfEngines {
 
     /** HKDF-SM3 and X963KDF-SM3 (alias SM2KDF). */
     public static List<ServiceEntry> all() {
+        // By name and through a switch, as the provider's other engines: neither class is loaded before it is used.
+        final String engines = "io.github.sm3ffm.internal.engines.";
         return List.of(
-                new ServiceEntry("KDF", "HKDF-SM3", List.of(), HkdfSM3.class.getName(), Algorithm.HKDF_SM3,
-                        p -> new HkdfSM3((KDFParameters) p)),
-                new ServiceEntry("KDF", "X963KDF-SM3", List.of("SM2KDF"), X963KdfSM3.class.getName(), Algorithm.X963KDF_SM3,
-                        p -> new X963KdfSM3((KDFParameters) p)));
+                new ServiceEntry("KDF", "HKDF-SM3", List.of(), engines + "HkdfSM3", Algorithm.HKDF_SM3, new Kdf(true)),
+                new ServiceEntry("KDF", "X963KDF-SM3", List.of("SM2KDF"), engines + "X963KdfSM3", Algorithm.X963KDF_SM3,
+                        new Kdf(false)));
+    }
+
+    private static final class Kdf implements ServiceEntry.EngineConstructor {
+        private final boolean hkdf;
+
+        Kdf(boolean hkdf) {
+            this.hkdf = hkdf;
+        }
+
+        @Override
+        public Object create(Object parameter)
+                throws InvalidAlgorithmParameterException, LibCryptoUnavailableException {
+            return hkdf ? new HkdfSM3((KDFParameters) parameter) : new X963KdfSM3((KDFParameters) parameter);
+        }
     }
 }
