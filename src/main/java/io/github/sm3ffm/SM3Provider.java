@@ -90,13 +90,13 @@ public final class SM3Provider extends Provider {
                 "OID.1.2.156.10197.1.401.2");
         List<ServiceEntry> services = new ArrayList<>(List.of(
                 new ServiceEntry("MessageDigest", "SM3", List.of("1.2.156.10197.1.401", "OID.1.2.156.10197.1.401"),
-                        ENGINES + "SM3Digest", Algorithm.SM3, new Engine(Engine.DIGEST)),
-                new ServiceEntry("Mac", "HmacSM3", hmacAliases, ENGINES + "HmacSM3", Algorithm.HMAC_SM3,
+                        ServiceEntry.PACKAGE + "SM3Digest", Algorithm.SM3, new Engine(Engine.DIGEST)),
+                new ServiceEntry("Mac", "HmacSM3", hmacAliases, ServiceEntry.PACKAGE + "HmacSM3", Algorithm.HMAC_SM3,
                         new Engine(Engine.MAC)),
-                new ServiceEntry("KeyGenerator", "HmacSM3", hmacAliases, ENGINES + "HmacSM3KeyGenerator",
+                new ServiceEntry("KeyGenerator", "HmacSM3", hmacAliases, ServiceEntry.PACKAGE + "HmacSM3KeyGenerator",
                         Algorithm.HMAC_SM3, new Engine(Engine.KEY_GENERATOR)),
-                new ServiceEntry("SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(), ENGINES + "PBKDF2HmacSM3",
-                        Algorithm.PBKDF2_HMAC_SM3, new Engine(Engine.PBKDF2))));
+                new ServiceEntry("SecretKeyFactory", "PBKDF2WithHmacSM3", List.of(),
+                        ServiceEntry.PACKAGE + "PBKDF2HmacSM3", Algorithm.PBKDF2_HMAC_SM3, new Engine(Engine.PBKDF2))));
         // None before JDK 25, which brought javax.crypto.KDF.
         services.addAll(KdfEngines.all());
         for (ServiceEntry entry : services) {
@@ -151,13 +151,9 @@ public final class SM3Provider extends Provider {
     }
 
     /**
-     * The engine classes by name, and {@link Engine}'s switch: no engine class is loaded or linked before its first
-     * {@code getInstance} (a class literal loads its class, a method reference links it), a few milliseconds of a
-     * program's start.
+     * Constructs the engines other than KDFs, which take no constructor parameter, in a switch: a method reference
+     * would link its engine class at the provider's construction (see {@link ServiceEntry#PACKAGE}).
      */
-    private static final String ENGINES = "io.github.sm3ffm.internal.engines.";
-
-    /** Constructs the engines other than KDFs, which take no constructor parameter. */
     private static final class Engine implements ServiceEntry.EngineConstructor {
         static final int DIGEST = 0;
         static final int MAC = 1;

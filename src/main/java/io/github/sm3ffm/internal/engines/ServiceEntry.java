@@ -11,6 +11,13 @@ import java.util.List;
  */
 public record ServiceEntry(String type, String name, List<String> aliases, String className, Algorithm algorithm,
                            EngineConstructor constructor) {
+    /**
+     * The engines' package, for a {@link #className} given as a string: a class literal would load the class at the
+     * provider's construction, milliseconds of a program's start, where a string waits for the first
+     * {@code getInstance}.
+     */
+    public static final String PACKAGE = ServiceEntry.class.getPackageName() + ".";
+
     /** Constructs an engine from the parameter given to {@code getInstance}: {@code KDFParameters} or null. */
     public interface EngineConstructor {
         Object create(Object parameter) throws LibCryptoUnavailableException, InvalidAlgorithmParameterException;

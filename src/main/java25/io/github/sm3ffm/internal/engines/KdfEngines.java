@@ -17,12 +17,12 @@ public final class KdfEngines {
 
     /** HKDF-SM3 and X963KDF-SM3 (alias SM2KDF). */
     public static List<ServiceEntry> all() {
-        // By name and through a switch, as the provider's other engines: neither class is loaded before it is used.
-        final String engines = "io.github.sm3ffm.internal.engines.";
+        // By name, and constructed in Kdf, as the provider's other engines: neither class loads before it is used.
         return List.of(
-                new ServiceEntry("KDF", "HKDF-SM3", List.of(), engines + "HkdfSM3", Algorithm.HKDF_SM3, new Kdf(true)),
-                new ServiceEntry("KDF", "X963KDF-SM3", List.of("SM2KDF"), engines + "X963KdfSM3", Algorithm.X963KDF_SM3,
-                        new Kdf(false)));
+                new ServiceEntry("KDF", "HKDF-SM3", List.of(), ServiceEntry.PACKAGE + "HkdfSM3", Algorithm.HKDF_SM3,
+                        new Kdf(true)),
+                new ServiceEntry("KDF", "X963KDF-SM3", List.of("SM2KDF"), ServiceEntry.PACKAGE + "X963KdfSM3",
+                        Algorithm.X963KDF_SM3, new Kdf(false)));
     }
 
     private static final class Kdf implements ServiceEntry.EngineConstructor {
