@@ -33,8 +33,9 @@ import java.util.concurrent.locks.LockSupport;
  * staging buffer, where they wait for OpenSSL ahead of any bytes on the heap: no heap copy of them is left to zero.
  * Shorter ones stay on the heap, where a copy costs less than the guard, and move in behind the staged ones before
  * the next such update where they fit;</li>
- * <li>a copy (a clone) of a message that has reached a context keeps that state on the heap where the backend's
- * states are plain bytes, and claims a context only when it needs one; elsewhere it claims one holding a copy.</li>
+ * <li>a copy (a clone) first hashes the whole blocks staged in the claimed context, once for both; of a message
+ * that has reached a context, it keeps that state on the heap where the backend's states are plain bytes, and
+ * claims a context only when it needs one; elsewhere it claims one holding a copy.</li>
  * </ul>
  *
  * <p>A message is in one of three phases: {@code HEAP} (its bytes, if any, wait on the heap, perhaps behind a
@@ -400,6 +401,38 @@ public final class MessageStream<C extends PooledContext> {
             that.pads = pads == null ? null : pads.clone();
             // A copied context holds what this one holds; a new one is loaded when claimed.
             that.keyLoaded = keyLoaded;
+            if (staged >= BLOCK_SIZE) {
+                // The staged whole blocks are hashed now, once, for both: else the copy hashes them, then this stream
+                // again (a growing transcript cloned at each step would hash up to 448 bytes twice per clone). They
+                // are hashed on a copy of the claimed context, which replaces it only when every call has succeeded:
+                // a failure leaves this stream as it was. Only a digest that holds a context stages, so before its
+                // message reaches OpenSSL it has no parked state: only a copy parks one, and takes it into OpenSSL
+                // as it claims.
+                for (C dead; (dead = pool.takeDead()) != null; ) {
+                    pool.giveBack(dead, true);
+                }
+                C old = claimed;
+                int whole = staged & -BLOCK_SIZE;
+                C n = pool.borrow();
+                try {
+                    if (phase == Phase.NATIVE) {
+                        old.copyTo(n);
+                    } else {
+                        n.begin(null, null);
+                    }
+                    BACKEND.update(n.ctx, old.input, whole);
+                } catch (ProviderException e) {
+                    pool.giveBack(n, false);
+                    throw e;
+                }
+                n.stage(old.input, whole, 0, staged - whole);
+                staged = (short) (staged - whole);
+                phase = Phase.NATIVE;
+                claimed = null;
+                // Cleared, with its staged bytes wiped, before the new context is claimed: the claims counted stay.
+                pool.giveBack(old, true);
+                claim(n);
+            }
             if (phase == Phase.NATIVE) {
                 // On the heap where the state is plain bytes: the copy claims no context, and one that is dropped
                 // unfinished leaves nothing to reclaim.

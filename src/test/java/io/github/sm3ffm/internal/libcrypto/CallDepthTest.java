@@ -56,6 +56,15 @@ class CallDepthTest {
                 throw new AssertionError(e);
             }
         });
+        operations.put("clone of a reused digest with 100 bytes staged", () -> {
+            reused.update(small);
+            try {
+                ((MessageDigest) reused.clone()).digest();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+            reused.reset();
+        });
         operations.put("new Mac, 100 bytes", () -> mac(key).doFinal(small));
         Mac reusedMac = mac(key);
         reusedMac.doFinal(small);

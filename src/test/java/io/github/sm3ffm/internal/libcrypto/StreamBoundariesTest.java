@@ -135,6 +135,48 @@ class StreamBoundariesTest {
     }
 
     @Test
+    void aCopyHashesTheStagedWholeBlocksOnceForBothAndTheOldContextGoesBackCleared() throws Exception {
+        MessageStream<?> s = reusedDigest();
+        for (int staged : new int[] {MessageStream.STAGED_MIN, 63, 64, 65, 128, 300, STAGING - 5}) {
+            for (int onHeap : new int[] {0, 5}) {
+                byte[] first = bytes(staged);
+                byte[] rest = bytes(onHeap);
+                s.update(first, 0, staged);
+                s.update(rest, 0, onHeap);
+                String what = staged + " staged, " + onHeap + " on the heap";
+                assertEquals(staged, (short) field("staged").get(s), what + ": staged before the copy");
+                PooledContext old = (PooledContext) field("claimed").get(s);
+                int claims = ContextPool.SM3.claimedCount();
+
+                MessageStream<?> copy = s.copy();
+                int left = staged % 64;
+                assertEquals(left, (short) field("staged").get(s), what + ": still staged in the source");
+                assertEquals(left + onHeap, (int) field("pendingLen").get(copy), what + ": waiting in the copy");
+                boolean replaced = staged >= 64;
+                assertEquals(replaced, field("claimed").get(s) != old, what + ": the source's context replaced");
+                if (replaced) {
+                    assertTrue(old.claim == null && (old.primed || !PooledContext.all().contains(old)),
+                            what + ": the old context is idle (cleared) or freed, and no one's");
+                }
+                assertEquals(claims + (copy.holdsContext() ? 1 : 0), ContextPool.SM3.claimedCount(),
+                        what + ": claims counted");
+
+                byte[] more = bytes(70);
+                copy.update(more, 0, more.length);
+                assertArrayEquals(References.sm3(first, rest, more), copy.finish(), what + ": the copy");
+                s.update(rest, 0, onHeap);
+                assertArrayEquals(References.sm3(first, rest, rest), s.finish(), what + ": the source");
+            }
+        }
+    }
+
+    private static java.lang.reflect.Field field(String name) throws NoSuchFieldException {
+        java.lang.reflect.Field f = MessageStream.class.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
+    }
+
+    @Test
     void shortBytesOnTheHeapGoAheadOfTheNextUpdateAReusedDigestStages() throws Exception {
         // Heap bytes, then an update of STAGED_MIN bytes or more: the heap's move into the staging buffer first
         // where both fit behind what is staged, else both reach OpenSSL first.
