@@ -154,7 +154,9 @@ class StreamBoundariesTest {
                 assertEquals(left + onHeap, (int) field("pendingLen").get(copy), what + ": waiting in the copy");
                 boolean replaced = staged >= 64;
                 assertEquals(replaced, field("claimed").get(s) != old, what + ": the source's context replaced");
-                if (replaced) {
+                if (replaced && field("claimed").get(copy) != old) {
+                    // Where the copy claims a context (contexts copied natively) it may be the old one, given back
+                    // and lent again.
                     assertTrue(old.claim == null && (old.primed || !PooledContext.all().contains(old)),
                             what + ": the old context is idle (cleared) or freed, and no one's");
                 }
