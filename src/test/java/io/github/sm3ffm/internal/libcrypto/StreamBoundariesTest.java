@@ -306,29 +306,42 @@ class StreamBoundariesTest {
 
     @Test
     void aStreamThatBorrowsReclaimsTheContextOfOneThatDiedHoldingIt() throws Exception {
-        for (boolean longMessage : new boolean[] {false, true}) {
+        for (String borrower : new String[] {"finish", "update", "copy"}) {
+            // A copy borrows a context for the source's staged blocks: the source stages 100 bytes each time.
+            MessageStream<?> source = borrower.equals("copy") ? reusedDigest() : null;
             int before = ContextPool.SM3.claimedCount();
             claimAndDrop();
             assertTrue(ContextPool.SM3.claimedCount() > before, "the dropped stream held a claimed context");
             int held = ContextPool.SM3.claimedCount();
             // The GC enqueues the dead stream's claim; the next stream that borrows (at finish for a short message,
-            // at update for a long one, which then claims a context of its own and is kept alive here) gives the
-            // dead one's context back.
+            // at update for a long one, which then claims a context of its own and is kept alive here, or at a
+            // copy) gives the dead one's context back.
             List<MessageStream<?>> alive = new ArrayList<>();
             for (int i = 0; i < 50 && ContextPool.SM3.claimedCount() >= held + alive.size(); i++) {
                 System.gc();
                 Thread.sleep(20);
+                if (source != null) {
+                    byte[] m = bytes(100);
+                    source.update(m, 0, m.length);
+                    MessageStream<?> copy = source.copy();
+                    source.reset();
+                    if (copy.holdsContext()) {
+                        // Where contexts are copied natively the copy claims one of its own.
+                        alive.add(copy);
+                    }
+                    continue;
+                }
                 MessageStream<?> next = Algorithm.sm3Stream();
-                byte[] m = bytes(longMessage ? 600 : 10);
+                byte[] m = bytes(borrower.equals("update") ? 600 : 10);
                 next.update(m, 0, m.length);
-                if (longMessage) {
+                if (borrower.equals("update")) {
                     alive.add(next);
                 } else {
                     next.finish();
                 }
             }
-            assertTrue(ContextPool.SM3.claimedCount() < held + alive.size(), (longMessage ? "update" : "finish")
-                    + " reclaimed no dead owner's context");
+            assertTrue(ContextPool.SM3.claimedCount() < held + alive.size(),
+                    borrower + " reclaimed no dead owner's context");
             alive.forEach(MessageStream::reset);
         }
     }
