@@ -2,6 +2,7 @@ package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.openssl.OpenSSL.ERR_clear_error;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_fetch;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -29,6 +30,38 @@ class OpenSSLErrorsTest {
         assertTrue(e.getMessage().startsWith("EVP_MD_fetch failed: error:"), e.getMessage());
         assertTrue(e.getMessage().contains("unsupported"), e.getMessage());
         assertEquals("no OpenSSL error queued", OpenSSLErrors.drain(), "the queue was emptied");
+    }
+
+    /**
+     * The EVP backend's checks of what OpenSSL returns, with no injected failure: on a context never started,
+     * OpenSSL refuses an update and a final (its own return code, not the test decorator's).
+     */
+    @Test
+    void evpCallsThatOpenSSLRefusesAreReportedByName() throws Exception {
+        LibCrypto.sm3();
+        EvpBackend evp = new EvpBackend("a test's");
+        MemorySegment ctx = evp.newContext();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(64);
+            ProviderException update = assertThrows(ProviderException.class,
+                    () -> evp.update(ctx, MemorySegment.ofArray(new byte[64]), 64));
+            assertTrue(update.getMessage().startsWith("EVP_DigestUpdate failed: "), update.getMessage());
+            ProviderException updateNative = assertThrows(ProviderException.class,
+                    () -> evp.updateNative(ctx, data, 64));
+            assertTrue(updateNative.getMessage().startsWith("EVP_DigestUpdate failed: "), updateNative.getMessage());
+            ProviderException fin = assertThrows(ProviderException.class,
+                    () -> evp.finalInto(ctx, arena.allocate(32), arena.allocate(4)));
+            assertTrue(fin.getMessage().startsWith("EVP_DigestFinal_ex failed: "), fin.getMessage());
+            // Started, the same context takes them.
+            evp.init(ctx);
+            evp.update(ctx, MemorySegment.ofArray(new byte[64]), 64);
+            evp.updateNative(ctx, data, 64);
+            byte[] out = new byte[32];
+            evp.finalInto(ctx, MemorySegment.ofArray(out), arena.allocate(4));
+            assertArrayEquals(References.sm3(new byte[128]), out);
+        } finally {
+            evp.free(ctx);
+        }
     }
 
     @Test
