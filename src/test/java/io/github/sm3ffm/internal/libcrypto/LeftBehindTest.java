@@ -186,7 +186,7 @@ class LeftBehindTest {
         assertArrayEquals(sm3(longMessage), started.finish());
     }
 
-    private static Field field(String name) throws NoSuchFieldException {
+    static Field field(String name) throws NoSuchFieldException {
         Field f = MessageStream.class.getDeclaredField(name);
         f.setAccessible(true);
         return f;

@@ -1,5 +1,6 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.LeftBehindTest.field;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -170,12 +171,6 @@ class StreamBoundariesTest {
                 assertArrayEquals(References.sm3(first, rest, rest), s.finish(), what + ": the source");
             }
         }
-    }
-
-    private static java.lang.reflect.Field field(String name) throws NoSuchFieldException {
-        java.lang.reflect.Field f = MessageStream.class.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
     }
 
     @Test
