@@ -4,7 +4,7 @@ import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.MessageStream;
+import io.github.sm3ffm.internal.libcrypto.MacStream;
 import java.nio.ByteBuffer;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
@@ -29,7 +29,7 @@ import javax.crypto.SecretKey;
  */
 public final class HmacSM3 extends MacSpi implements Cloneable {
     /** The key and the message so far; replaced in a {@link #clone()}, which copies both. */
-    private MessageStream<?> nat;
+    private MacStream nat;
 
     public HmacSM3() throws LibCryptoUnavailableException {
         nat = Algorithm.hmacStream();

@@ -4,7 +4,7 @@ import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 
 import io.github.sm3ffm.internal.libcrypto.Algorithm;
 import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
-import io.github.sm3ffm.internal.libcrypto.MessageStream;
+import io.github.sm3ffm.internal.libcrypto.DigestStream;
 import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigestSpi;
@@ -21,7 +21,7 @@ import java.security.MessageDigestSpi;
  */
 public final class SM3Digest extends MessageDigestSpi implements Cloneable {
     /** Not final: {@link #clone()} gives the copy a stream of its own, as the JDK's digests do. */
-    private MessageStream<?> nat;
+    private DigestStream nat;
 
     public SM3Digest() throws LibCryptoUnavailableException {
         nat = Algorithm.sm3Stream();

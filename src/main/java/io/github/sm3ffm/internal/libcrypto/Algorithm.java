@@ -111,15 +111,15 @@ public enum Algorithm {
     }
 
     /** A stream for a new SM3 message, for the {@code MessageDigest} engine. */
-    public static MessageStream<?> sm3Stream() throws LibCryptoUnavailableException {
+    public static DigestStream sm3Stream() throws LibCryptoUnavailableException {
         SM3.check();
-        return MessageStream.sm3();
+        return new DigestStream();
     }
 
     /** A stream that needs a key next, for the {@code Mac} engine. */
-    public static MessageStream<?> hmacStream() throws LibCryptoUnavailableException {
+    public static MacStream hmacStream() throws LibCryptoUnavailableException {
         HMAC_SM3.check();
-        return MessageStream.hmac();
+        return new MacStream();
     }
 
     /** PBKDF2 with HMAC-SM3. */
@@ -182,7 +182,7 @@ public enum Algorithm {
     private static String sm3SelfTest() {
         byte[] abc = {'a', 'b', 'c'};
         byte[] abcd16 = "abcd".repeat(16).getBytes(StandardCharsets.US_ASCII);
-        MessageStream<?> sm3 = MessageStream.sm3();
+        DigestStream sm3 = new DigestStream();
         byte[] first = new byte[Sm3Sizes.DIGEST_LENGTH];
         byte[] second = new byte[Sm3Sizes.DIGEST_LENGTH];
         sm3.update(abc, 0, abc.length);
@@ -205,7 +205,7 @@ public enum Algorithm {
                 .getBytes(StandardCharsets.US_ASCII);
         byte[] message2 = new byte[50];
         Arrays.fill(message2, (byte) 0xcd);
-        MessageStream<?> mac = MessageStream.hmac();
+        MacStream mac = new MacStream();
         byte[] first = new byte[Sm3Sizes.DIGEST_LENGTH];
         byte[] second = new byte[Sm3Sizes.DIGEST_LENGTH];
         mac.init(key1);
@@ -230,7 +230,7 @@ public enum Algorithm {
         byte[] salt = "salt".getBytes(StandardCharsets.US_ASCII);
         int length = 40;
         byte[] derived = Pbkdf2.INSTANCE.derive(password, salt, 2, length);
-        MessageStream<?> prf = MessageStream.hmac();
+        MacStream prf = new MacStream();
         prf.init(password);
         byte[] expected = new byte[length];
         byte[] u1 = new byte[Sm3Sizes.DIGEST_LENGTH];
@@ -276,7 +276,7 @@ public enum Algorithm {
         // Two counter blocks over Z || counter || info, by SM3 itself, which has passed its own test.
         byte[] info = {'s', 'm', '3'};
         byte[] expected = new byte[40];
-        MessageStream<?> sm3 = MessageStream.sm3();
+        DigestStream sm3 = new DigestStream();
         byte[] block = new byte[Sm3Sizes.DIGEST_LENGTH];
         for (int counter = 1; counter <= 2; counter++) {
             sm3.update(z, 0, z.length);

@@ -1,6 +1,5 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import java.lang.foreign.MemorySegment;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
@@ -12,9 +11,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Native contexts of one kind, lent so that native memory is held only while it is needed, and the owner of
- * what is left in them: contexts are made here ({@link #borrow}), come back only through {@link #giveBack}, which
- * clears every state and staging byte its user left before anyone else can borrow it, and are freed here, a
- * context whose call failed at once, its state unknown.
+ * what is left in them: contexts are made here ({@link #borrow}, through the pool's {@link Kind}), come back only
+ * through {@link #giveBack}, which clears every state and staging byte its user left ({@link PooledContext#clear})
+ * before anyone else can borrow it, and are freed here ({@link PooledContext#free}), a context whose call failed at
+ * once, its state unknown. The pool knows its contexts through those three operations alone.
  *
  * <ul>
  * <li><b>Borrowed</b> ({@link #borrow}) for the length of one call: a short message is hashed at
@@ -42,10 +42,9 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class ContextPool<C extends PooledContext> {
     /** SM3 contexts, for digests and the X9.63 KDF. */
-    static final ContextPool<Sm3Context> SM3 = new ContextPool<>(false);
+    static final ContextPool<Sm3Context> SM3 = new ContextPool<>(Sm3Context.KIND);
     /** HMAC-SM3 contexts, for Macs and HKDF. */
-    static final ContextPool<HmacContext> HMAC = new ContextPool<>(true);
-    private static final Backend BACKEND = PooledContext.BACKEND;
+    static final ContextPool<HmacContext> HMAC = new ContextPool<>(HmacContext.KIND);
 
     static final int IDLE_PER_CPU = 8;
     /**
@@ -63,8 +62,18 @@ final class ContextPool<C extends PooledContext> {
     // Waits of 1, 2, 4, ... 256 ms for reclaimed contexts after asking for a collection, as Bits does.
     private static final int MAX_SLEEPS = 9;
 
-    /** Whether this pool's contexts are HMAC contexts (three SM3 states), else SM3 contexts (one). */
-    private final boolean hmac;
+    /** How a pool makes contexts of its kind, and their class; clearing and freeing every context offers. */
+    interface Kind<C extends PooledContext> {
+        /**
+         * A new context of {@link #type}, holding nothing; throws when an allocation fails, having freed what it made.
+         * Typed as the base class, so that no bridge method stands between the pool and the allocations.
+         */
+        PooledContext make();
+
+        Class<C> type();
+    }
+
+    private final Kind<C> kind;
     private final AtomicReferenceArray<C> idle;
     private final int mask;
     private final ReferenceQueue<Object> dead = new ReferenceQueue<>();
@@ -72,8 +81,8 @@ final class ContextPool<C extends PooledContext> {
     private final ReentrantLock reclaiming = new ReentrantLock();
     private volatile int limit = CLAIM_LIMIT;
 
-    ContextPool(boolean hmac) {
-        this.hmac = hmac;
+    ContextPool(Kind<C> kind) {
+        this.kind = kind;
         int slots = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * IDLE_PER_CPU);
         // Slot i at element (i + 1) * SLOT_STRIDE: a stride of padding before the first and after the last.
         this.idle = new AtomicReferenceArray<>((slots + 1) * SLOT_STRIDE);
@@ -95,11 +104,17 @@ final class ContextPool<C extends PooledContext> {
     }
 
     /**
-     * A context for one call, holding nothing of anyone's: an idle one, or a new one. Native memory is allocated
-     * here and nowhere else, and freed by {@link #giveBack} or by {@link #free}.
+     * A context for one call, holding nothing of anyone's: an idle one, or a new one. The contexts of owners that
+     * died holding theirs come back first, so that reclamation runs at the pace of allocation, on the allocating
+     * threads. Native memory is allocated here and nowhere else, and freed by {@link #giveBack}.
      */
-    @SuppressWarnings("unchecked")
     C borrow() {
+        for (C c; (c = takeDead()) != null; ) {
+            // As giveBack does, written out so that the clearing stays one frame below this one.
+            if (!(c.clear() && keepIdle(c))) {
+                c.free();
+            }
+        }
         int start = home();
         for (int i = 0; i < PROBES; i++) {
             int e = element((start + i) & mask);
@@ -108,23 +123,7 @@ final class ContextPool<C extends PooledContext> {
                 return c;
             }
         }
-        // Each allocation that fails frees the ones before it.
-        MemorySegment staging = BACKEND.allocate(PooledContext.STAGING_SIZE);
-        MemorySegment[] states = new MemorySegment[hmac ? 3 : 1];
-        int made = 0;
-        try {
-            for (; made < states.length; made++) {
-                states[made] = BACKEND.newContext();
-            }
-        } catch (RuntimeException e) {
-            for (int i = 0; i < made; i++) {
-                BACKEND.free(states[i]);
-            }
-            BACKEND.release(staging);
-            throw e;
-        }
-        return (C) (hmac ? new HmacContext(states[0], states[1], states[2], staging)
-                : new Sm3Context(states[0], staging));
+        return kind.type().cast(kind.make());
     }
 
     /**
@@ -136,43 +135,19 @@ final class ContextPool<C extends PooledContext> {
         if (c == null) {
             return;
         }
-        Reference<Object> k = c.claim;
-        if (k != null) {
-            c.claim = null;
-            // A cleared reference is never enqueued: the context cannot be reclaimed a second time.
-            k.clear();
-            claimed.decrementAndGet();
-        }
-        if (intact) {
-            try {
-                // Every SM3 state it holds (a message's, a key's, a finished digest's) and every staging byte.
-                BACKEND.clear(c.ctx);
-                if (c instanceof HmacContext h && h.keyed) {
-                    h.keyed = false;
-                    BACKEND.clear(h.inner);
-                    BACKEND.clear(h.outer);
-                }
-                c.wipe();
-                c.primed = true;
-            } catch (RuntimeException e) {
-                // Its state is unknown now: freeing it clears it.
-                intact = false;
-            }
-        }
-        if (!intact || !keepIdle(c)) {
-            free(c);
+        release(c);
+        if (!(intact && c.clear() && keepIdle(c))) {
+            c.free();
         }
     }
 
-    /** Frees everything {@code c} holds, once (OpenSSL clears SM3 states as it frees them). */
-    static void free(PooledContext c) {
-        if (c.unregister()) {
-            BACKEND.free(c.ctx);
-            if (c instanceof HmacContext h) {
-                BACKEND.free(h.inner);
-                BACKEND.free(h.outer);
-            }
-            BACKEND.release(c.staging);
+    /** Ends {@code c}'s claim, if it has one: a cleared reference is never enqueued, so it is reclaimed once. */
+    private void release(C c) {
+        Reference<Object> k = c.claim();
+        if (k != null) {
+            c.claim(null);
+            k.clear();
+            claimed.decrementAndGet();
         }
     }
 
@@ -189,18 +164,10 @@ final class ContextPool<C extends PooledContext> {
 
     /** Claims for {@code owner}, which keeps it across calls until it gives it back or dies, a context it borrowed. */
     C claim(Object owner, C c) {
-        boundClaims();
-        return register(owner, c);
-    }
-
-    private void boundClaims() {
         if (claimed.get() >= limit) {
             waitForReclamation();
         }
-    }
-
-    private C register(Object owner, C c) {
-        c.claim = new Claim(owner, c, dead);
+        c.claim(new Claim(owner, c, dead));
         claimed.incrementAndGet();
         return c;
     }
@@ -212,36 +179,27 @@ final class ContextPool<C extends PooledContext> {
     }
 
     /**
-     * A context whose owner died holding its claim, or null. A stream about to borrow a context gives all of them
-     * back first ({@link #giveBack}), so that reclamation runs at the pace of allocation, on the allocating
-     * threads, with the clearing one frame below the stream.
+     * A context whose owner died holding its claim, its claim ended; or null. Its caller clears or frees it.
      */
-    @SuppressWarnings("unchecked")
     C takeDead() {
         for (Reference<?> r; (r = dead.poll()) != null; ) {
-            Claim k = (Claim) r;
-            // Unless the owner gave it back before it died, and it serves someone else now.
-            if (k.context.claim == k) {
-                return (C) k.context;
+            C c = owned((Claim) r);
+            if (c != null) {
+                return c;
             }
         }
         return null;
     }
 
-    private void reclaimDead() {
-        Reference<?> r;
-        while ((r = dead.poll()) != null) {
-            reclaim((Claim) r);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private void reclaim(Claim k) {
-        C c = (C) k.context;
+    /** The context of a dead owner's claim, its claim ended; null when it was given back before the owner died. */
+    private C owned(Claim k) {
+        C c = kind.type().cast(k.context);
         // Unless the owner gave it back before it died, and it serves someone else now.
-        if (c.claim == k) {
-            giveBack(c, true);
+        if (c.claim() != k) {
+            return null;
         }
+        release(c);
+        return c;
     }
 
     private void waitForReclamation() {
@@ -263,7 +221,7 @@ final class ContextPool<C extends PooledContext> {
                     sleeps++;
                     sleep <<= 1;
                 } else {
-                    reclaim((Claim) r);
+                    giveBack(owned((Claim) r), true);
                     reclaimDead();
                 }
             }
@@ -272,6 +230,12 @@ final class ContextPool<C extends PooledContext> {
         } finally {
             limit = Math.max(CLAIM_LIMIT, 2 * claimed.get());
             reclaiming.unlock();
+        }
+    }
+
+    private void reclaimDead() {
+        for (C c; (c = takeDead()) != null; ) {
+            giveBack(c, true);
         }
     }
 

@@ -5,6 +5,7 @@ import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * HMAC-SM3 (RFC 2104), written once over the SM3 operations of the selected backend ({@link Backend}): the
@@ -16,33 +17,47 @@ import java.lang.foreign.MemorySegment;
  * <p>The pads (K0 XOR ipad, K0 XOR opad: 128 bytes, {@link #padsOf}) stay with the caller on the Java heap,
  * as the JDK's own HMAC keeps them, and the key itself is not kept. Everything an HMAC leaves here derives from a
  * key; the pool clears all of it before it lends the context again, as it does every context.
- *
- * <p>Staging regions besides the common ones: {@link #pads} (both pads while they are absorbed, 128), and
- * {@link #outerBlock}, the outer pad followed by {@link #innerDigest}, hashed as one update.
  */
 final class HmacContext extends PooledContext {
-    MemorySegment inner;
-    MemorySegment outer;
-    /** Both pads, at the start of the buffer, while {@link #key} absorbs them. */
-    private final MemorySegment pads;
-    /** The inner pad alone, or the outer pad of {@link #outerBlock}. */
-    private final MemorySegment firstBlock;
-    /** Where the inner digest goes without keyed states: just past the outer pad copied in front of it. */
-    private final MemorySegment innerDigest;
-    /** The outer pad and the inner digest behind it. */
-    private final MemorySegment outerBlock;
+    private MemorySegment inner;
+    private MemorySegment outer;
     /** Whether {@code inner} and {@code outer} hold a key's pads. */
-    boolean keyed;
+    private boolean keyed;
 
-    HmacContext(MemorySegment ctx, MemorySegment inner, MemorySegment outer, MemorySegment staging) {
+    private HmacContext(MemorySegment ctx, MemorySegment inner, MemorySegment outer, MemorySegment staging) {
         super(ctx, staging);
         this.inner = inner;
         this.outer = outer;
-        this.pads = staging.asSlice(0, PADS_LENGTH);
-        this.firstBlock = staging.asSlice(0, BLOCK_SIZE);
-        this.innerDigest = staging.asSlice(BLOCK_SIZE, DIGEST_LENGTH);
-        this.outerBlock = staging.asSlice(0, BLOCK_SIZE + DIGEST_LENGTH);
     }
+
+    /** How a pool makes these contexts: a staging buffer and the SM3 states. */
+    static final ContextPool.Kind<HmacContext> KIND = new ContextPool.Kind<>() {
+        @Override
+        public PooledContext make() {
+            // Each allocation that fails frees the ones before it. Written here, one frame above the backend.
+            MemorySegment staging = BACKEND.allocate(STAGING_SIZE);
+            MemorySegment[] states = new MemorySegment[3];
+            int made = 0;
+            try {
+                for (; made < states.length; made++) {
+                    states[made] = BACKEND.newContext();
+                }
+                return new HmacContext(states[0], states[1], states[2], staging);
+            } catch (RuntimeException e) {
+                for (int i = 0; i < made; i++) {
+                    BACKEND.free(states[i]);
+                }
+                BACKEND.release(staging);
+                throw e;
+            }
+        }
+
+        @Override
+        public Class<HmacContext> type() {
+            return HmacContext.class;
+        }
+    };
+
 
     /**
      * The pads of {@code key}: K0 XOR ipad, then K0 XOR opad, K0 being the key padded with zeros, or its SM3
@@ -54,20 +69,13 @@ final class HmacContext extends PooledContext {
             return padsOfBlock(key);
         }
         byte[] k = new byte[PADS_LENGTH];
-        if (primed) {
-            primed = false;
-        } else {
-            BACKEND.init(ctx);
+        if (!takePrimed()) {
+            BACKEND.init(ctx());
         }
         // In place, not through the staging buffer, which would keep key bytes past the digest.
-        MemorySegment whole = MemorySegment.ofArray(key);
-        for (int at = 0; at < key.length; at += CRITICAL_CHUNK) {
-            int n = Math.min(CRITICAL_CHUNK, key.length - at);
-            BACKEND.update(ctx, whole.asSlice(at, n), n);
-        }
-        mark(DIGEST_LENGTH);
-        BACKEND.finalInto(ctx, output, writtenLength);
-        MemorySegment.copy(output, JAVA_BYTE, 0, k, 0, DIGEST_LENGTH);
+        updateInPlace(key, 0, key.length);
+        finishToOutput();
+        MemorySegment.copy(output(), JAVA_BYTE, 0, k, 0, DIGEST_LENGTH);
         return xorPads(k);
     }
 
@@ -88,41 +96,31 @@ final class HmacContext extends PooledContext {
     }
 
     /** Absorbs {@code pads} into the inner and outer states, from which every later message starts. */
-    @Override
     void key(byte[] pads) {
         keyed = true;
         BACKEND.init(inner);
         BACKEND.init(outer);
         try {
             stage(pads, 0, 0, PADS_LENGTH);
-            BACKEND.update(inner, firstBlock, BLOCK_SIZE);
-            BACKEND.update(outer, this.pads.asSlice(BLOCK_SIZE), BLOCK_SIZE);
+            BACKEND.update(inner, region(Staging.FIRST_BLOCK), BLOCK_SIZE);
+            BACKEND.update(outer, region(Staging.SECOND_BLOCK), BLOCK_SIZE);
         } finally {
             wipe();
         }
     }
 
-    /**
-     * Starts a message: from a copy of the keyed inner state, or else from the inner pad of {@code pads}. HMAC
-     * states never wait on the heap: {@code parked} is always null.
-     */
-    @Override
-    void begin(byte[] pads, byte[] parked) {
-        if (pads == null) {
-            throw new IllegalStateException("HmacSM3 has no key");
-        }
+    /** Starts a message: from a copy of the keyed inner state, or else from the inner pad of {@code pads}. */
+    void begin(byte[] pads) {
         if (keyed) {
-            primed = false;
-            ctx = BACKEND.copy(inner, ctx);
+            unprime();
+            ctx(BACKEND.copy(inner, ctx()));
             return;
         }
-        if (primed) {
-            primed = false;
-        } else {
-            BACKEND.init(ctx);
+        if (!takePrimed()) {
+            BACKEND.init(ctx());
         }
         stage(pads, 0, 0, BLOCK_SIZE);
-        BACKEND.update(ctx, firstBlock, BLOCK_SIZE);
+        BACKEND.update(ctx(), region(Staging.FIRST_BLOCK), BLOCK_SIZE);
     }
 
     /**
@@ -131,66 +129,93 @@ final class HmacContext extends PooledContext {
      */
     void start(byte[] pads, byte[] message, int offset, int length) {
         if (keyed || BLOCK_SIZE + length > STAGING_SIZE) {
-            begin(pads, null);
+            begin(pads);
             updateArray(message, offset, length);
             return;
         }
-        if (primed) {
-            primed = false;
-        } else {
-            BACKEND.init(ctx);
+        if (!takePrimed()) {
+            BACKEND.init(ctx());
         }
         stage(pads, 0, 0, BLOCK_SIZE);
         stage(message, offset, BLOCK_SIZE, length);
-        BACKEND.update(ctx, input, BLOCK_SIZE + length);
+        updateStaged(BLOCK_SIZE + length);
+    }
+
+    /** Feeds the output region, where the last final wrote: PBKDF2's U_{j-1} for U_j. */
+    void updateWithOutput() {
+        BACKEND.update(ctx(), output(), DIGEST_LENGTH);
     }
 
     /**
-     * Finishes the message: the outer hash of the inner digest, into {@link #output}, then copied to {@code out}
-     * when there is one.
+     * Finishes the message: the outer hash of the inner digest, into the output region, then copied to {@code out}
+     * at {@code offset} when there is one (PBKDF2's chain reads it where it is).
      */
-    @Override
     void finish(byte[] pads, byte[] out, int offset) {
+        MemorySegment o = output();
         if (keyed) {
             mark(DIGEST_LENGTH);
-            BACKEND.finalInto(ctx, output, writtenLength);
+            BACKEND.finalInto(ctx(), o, writtenLength());
             // On a copy of the keyed outer state that lives for this hash only (the inner one is done).
-            MemorySegment o = BACKEND.copyForOneMessage(outer, ctx);
+            MemorySegment c = BACKEND.copyForOneMessage(outer, ctx());
             try {
-                BACKEND.update(o, output, DIGEST_LENGTH);
-                BACKEND.finalInto(o, output, writtenLength);
+                BACKEND.update(c, o, DIGEST_LENGTH);
+                BACKEND.finalInto(c, o, writtenLength());
             } finally {
-                BACKEND.dropCopy(o, ctx);
+                BACKEND.dropCopy(c, ctx());
             }
         } else {
             // The outer pad in front of the inner digest: one update of both.
             mark(BLOCK_SIZE + DIGEST_LENGTH);
-            BACKEND.finalInto(ctx, innerDigest, writtenLength);
-            BACKEND.init(ctx);
+            BACKEND.finalInto(ctx(), region(Staging.INNER_DIGEST), writtenLength());
+            BACKEND.init(ctx());
             stage(pads, BLOCK_SIZE, 0, BLOCK_SIZE);
-            BACKEND.update(ctx, outerBlock, BLOCK_SIZE + DIGEST_LENGTH);
-            BACKEND.finalInto(ctx, output, writtenLength);
+            BACKEND.update(ctx(), region(Staging.OUTER_BLOCK), BLOCK_SIZE + DIGEST_LENGTH);
+            BACKEND.finalInto(ctx(), o, writtenLength());
         }
         if (out != null) {
-            MemorySegment.copy(output, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
+            MemorySegment.copy(o, JAVA_BYTE, 0, out, offset, DIGEST_LENGTH);
         }
     }
 
-    @Override
-    void copyTo(PooledContext into) {
-        HmacContext n = (HmacContext) into;
-        n.primed = false;
-        n.ctx = BACKEND.copy(ctx, n.ctx);
+    /** Puts a copy of this context's states (the message's, and a key's) in {@code into}. */
+    void copyTo(HmacContext into) {
+        into.unprime();
+        into.ctx(BACKEND.copy(ctx(), into.ctx()));
         if (keyed) {
-            n.inner = BACKEND.copy(inner, n.inner);
-            n.outer = BACKEND.copy(outer, n.outer);
+            into.inner = BACKEND.copy(inner, into.inner);
+            into.outer = BACKEND.copy(outer, into.outer);
         }
-        n.keyed = keyed;
+        into.keyed = keyed;
     }
 
-    /** A keyed state may not wait on the heap. */
+    /** Whether this context holds a key's states, for tests. */
+    boolean keyed() {
+        return keyed;
+    }
+
     @Override
-    byte[] saveState() {
-        return null;
+    boolean clear() {
+        try {
+            BACKEND.clear(ctx());
+            if (keyed) {
+                keyed = false;
+                BACKEND.clear(inner);
+                BACKEND.clear(outer);
+            }
+        } catch (RuntimeException e) {
+            return false;
+        }
+        return cleared();
+    }
+
+    @Override
+    void freeKeys() {
+        BACKEND.free(inner);
+        BACKEND.free(outer);
+    }
+
+    @Override
+    List<MemorySegment> states() {
+        return List.of(ctx(), inner, outer);
     }
 }

@@ -66,8 +66,8 @@ public final class Pbkdf2 {
      * HMAC; T is kept in four longs, in the buffer's byte order, so XOR-ing a U costs four reads.
      */
     private static void blockInto(HmacContext c, byte[] pads, byte[] first, int iterations, byte[] block) {
-        MemorySegment u = c.output;
-        c.begin(pads, null);
+        MemorySegment u = c.output();
+        c.begin(pads);
         c.updateArray(first, 0, first.length);
         c.finish(pads, null, 0);
         long t0 = u.get(JAVA_LONG_UNALIGNED, 0);
@@ -75,8 +75,8 @@ public final class Pbkdf2 {
         long t2 = u.get(JAVA_LONG_UNALIGNED, 16);
         long t3 = u.get(JAVA_LONG_UNALIGNED, 24);
         for (int j = 1; j < iterations; j++) {
-            c.begin(pads, null);
-            PooledContext.BACKEND.update(c.ctx, u, DIGEST_LENGTH);
+            c.begin(pads);
+            c.updateWithOutput();
             c.finish(pads, null, 0);
             t0 ^= u.get(JAVA_LONG_UNALIGNED, 0);
             t1 ^= u.get(JAVA_LONG_UNALIGNED, 8);

@@ -1,6 +1,5 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.BLOCK_SIZE;
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
@@ -15,30 +14,25 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Native SM3 state of the {@link Backend#SELECTED} backend, with its off-heap staging buffer: one message context
- * for a digest ({@link Sm3Context}), three for an HMAC ({@link HmacContext}), and how a message starts and ends on
- * them. Made, lent, taken back, cleared and freed by a {@link ContextPool} only.
+ * for a digest ({@link Sm3Context}), three for an HMAC ({@link HmacContext}). Its fields are its own: users call
+ * the operations of its kind, and the pool sees only what every kind offers ({@link #clear}, {@link #free}).
  *
- * <p>The staging buffer has named regions, each a slice of its own: {@link #input} (bytes copied in for one
- * update, 512), and within it {@link #output} (a digest or MAC that a KDF or an HMAC's outer hash reads, 32);
- * {@link HmacContext} names its pads' and inner digest's. Finals write here and the result is copied out, except
- * an SM3 digest at the start of an array, which goes there in place ({@link Sm3Context#finish});
- * the length a final reports goes into a heap word ({@link #writtenLength}). Bytes reach the buffer only through
- * {@link #stage}, {@link #stageAndZero} and the finals, each of which first records how far the buffer is written
- * ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the pool wipes every context it
- * takes back. Zeroing what was written, not all 512 bytes, keeps a short digest's clearing at one short copy. A
- * short message's path here allocates nothing: a slice made per call is scalar-replaced only where the JIT inlines
- * this far, which differs from one JVM to the next; a heap segment of a whole array is one object, which it drops.
+ * <p>The staging buffer's regions are declared once ({@link Staging}). Finals write there and the result is copied
+ * out, except an SM3 digest at the start of an array, which goes there in place ({@link Sm3Context#finish}); the
+ * length a final reports goes into a heap word ({@link #writtenLength}). Every write into the buffer first records
+ * how far it reaches ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the pool's
+ * {@link #clear} wipes. Zeroing what was written, not all 512 bytes, keeps a short digest's clearing at one copy.
  *
- * <p>A context's methods are where the SM3 calls of a message are made, one frame below the stream that owns
- * the context and one above the backend, so that a native call is never deeper than that below an engine.
+ * <p>A context's methods are where the SM3 calls of a message are made: one frame above the backend, and at most
+ * two below the engine (its stream's operation, then that operation's step).
  *
- * <p>Every context is registered here from allocation until it is freed. That keeps the pool's claim of a
- * context strongly reachable while its owner may die, which is what lets the claim be enqueued when the
- * owner does, and it counts the native contexts that exist ({@link #live()}).
+ * <p>Every context is registered here from allocation until it is freed. That keeps the pool's claim of a context
+ * strongly reachable while its owner may die, which is what lets the claim be enqueued when the owner does, and it
+ * counts the native contexts that exist ({@link #live()}).
  */
 public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     /** Bytes of the staging buffer. */
-    static final int STAGING_SIZE = 512;
+    static final int STAGING_SIZE = Staging.SIZE;
     /** The longest array fed in one critical call: a critical call holds off GC for its duration. */
     static final int CRITICAL_CHUNK = 64 * 1024;
 
@@ -47,48 +41,112 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     private static final Set<PooledContext> ALL = ConcurrentHashMap.newKeySet();
 
     /** The message's SM3 context; a copy by the provider's dupctx (before OpenSSL 3.5) puts a new one in its place. */
-    MemorySegment ctx;
-    /** The whole staging buffer: what the pool zeroes. */
-    final MemorySegment staging;
-    /** Bytes copied in for one update: the whole buffer. */
-    final MemorySegment input;
+    private MemorySegment ctx;
+    /** The whole staging buffer: what a wipe zeroes. */
+    private final MemorySegment staging;
+    /** Each region of the staging buffer, by {@link Staging#ordinal()}: sliced once, so no call allocates one. */
+    private final MemorySegment[] regions;
     /** Where a final writes the digest or MAC. */
-    final MemorySegment output;
+    private final MemorySegment output;
     /** Where a final reports the length it wrote: a heap word of this context, no user data. */
-    final MemorySegment writtenLength = MemorySegment.ofArray(new long[1]);
+    private final MemorySegment writtenLength = MemorySegment.ofArray(new long[1]);
     /** How many bytes at the start of the staging buffer may hold something written since the last wipe. */
     private int used;
     /** The pool's claim for the owner that keeps this context across calls; null while idle or borrowed. */
-    Reference<Object> claim;
+    private Reference<Object> claim;
     /**
-     * Whether {@code ctx} is started on an empty message and holds nothing else, as the pool leaves a context it
-     * clears: the next message needs no init of its own.
+     * Whether {@code ctx} is started on an empty message and holds nothing else, as {@link #clear} leaves it: the
+     * next message needs no init of its own.
      */
-    boolean primed;
+    private boolean primed;
 
     /** Takes ownership of {@code ctx} and of {@code staging} (of {@link #STAGING_SIZE} bytes). */
     PooledContext(MemorySegment ctx, MemorySegment staging) {
         this.ctx = ctx;
         this.staging = staging;
-        this.input = staging;
-        this.output = staging.asSlice(0, DIGEST_LENGTH);
+        Staging[] all = Staging.values();
+        this.regions = new MemorySegment[all.length];
+        for (Staging r : all) {
+            regions[r.ordinal()] = r.of(staging);
+        }
+        this.output = region(Staging.OUTPUT);
         ALL.add(this);
     }
 
-    /**
-     * Starts a message: from {@code parked} state bytes ({@link #saveState}) when there are some, else anew,
-     * with the key whose pads are {@code pads} for an HMAC.
-     */
-    abstract void begin(byte[] pads, byte[] parked);
 
-    /** Loads a key's pads into keyed states, from which every later message starts; nothing for a digest. */
-    abstract void key(byte[] pads);
+    /** The message's native SM3 context. */
+    final MemorySegment ctx() {
+        return ctx;
+    }
+
+    /** Puts {@code c} in place of the message's context: a copy by dupctx, which allocated it, replaces it. */
+    final void ctx(MemorySegment c) {
+        ctx = c;
+    }
+
+    /** The heap word where a final reports the length it wrote. */
+    final MemorySegment writtenLength() {
+        return writtenLength;
+    }
+
+    /** Finishes the message into the output region. */
+    final void finishToOutput() {
+        mark(DIGEST_LENGTH);
+        BACKEND.finalInto(ctx, output, writtenLength);
+    }
+
+    /** The output region, where the last final wrote; read by a KDF's loop and an HMAC's outer hash. */
+    final MemorySegment output() {
+        return output;
+    }
+
+    /** The region {@code r} of the staging buffer. */
+    final MemorySegment region(Staging r) {
+        return regions[r.ordinal()];
+    }
 
     /**
-     * Finishes the message into {@code out} at {@code offset} (32 bytes); an HMAC context, for PBKDF2's chain,
-     * only into {@link #output} when {@code out} is null.
+     * Whether {@code ctx} is started on an empty message, as {@link #clear} leaves it, so that a new message needs no
+     * init of its own; it will not be after this call. Each start is {@code if (!takePrimed()) BACKEND.init(ctx())},
+     * written where the native call is made, one frame above the backend.
      */
-    abstract void finish(byte[] pads, byte[] out, int offset);
+    final boolean takePrimed() {
+        boolean p = primed;
+        primed = false;
+        return p;
+    }
+
+    /** Marks {@code ctx} as holding something other than an empty message, which {@link #restart} must init. */
+    final void unprime() {
+        primed = false;
+    }
+
+    /**
+     * Clears every SM3 state this context holds (a message's, a key's, a finished digest's) and every staging byte
+     * written, and leaves it started: what the pool does to each context it takes back. False when a call failed:
+     * the state is unknown, and the caller frees it. Each kind clears its states in its own frame, one above the
+     * backend, then returns {@link #cleared}.
+     */
+    abstract boolean clear();
+
+    /** The end of a {@link #clear} whose native calls succeeded: the staging bytes zeroed, the context started. */
+    final boolean cleared() {
+        wipe();
+        primed = true;
+        return true;
+    }
+
+    /** Frees everything this context holds, once (OpenSSL clears SM3 states as it frees them). */
+    final void free() {
+        if (ALL.remove(this)) {
+            BACKEND.free(ctx);
+            freeKeys();
+            BACKEND.release(staging);
+        }
+    }
+
+    /** Frees the states of a kind that keeps more than the message's. */
+    abstract void freeKeys();
 
     /** Copies {@code len} bytes of {@code src} into the staging buffer at {@code at}, recording them for {@link #wipe}. */
     final void stage(byte[] src, int srcOffset, int at, int len) {
@@ -100,6 +158,17 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     final void stage(MemorySegment src, long srcOffset, int at, int len) {
         mark(at + len);
         MemorySegment.copy(src, srcOffset, staging, at, len);
+    }
+
+    /** Copies {@code len} bytes of {@code from}'s staging buffer, from {@code at}, to the start of this one's. */
+    final void stageFrom(PooledContext from, int at, int len) {
+        mark(len);
+        MemorySegment.copy(from.staging, at, staging, 0, len);
+    }
+
+    /** The first {@code len} bytes of the staging buffer, copied into {@code into} at {@code at}. */
+    final void staged(byte[] into, int at, int len) {
+        MemorySegment.copy(staging, JAVA_BYTE, 0, into, at, len);
     }
 
     /**
@@ -120,19 +189,26 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
 
     /**
      * Hands OpenSSL what a message has waiting: the first {@code staged} bytes of the staging buffer, then the first
-     * {@code len} bytes of {@code pending} behind them, zeroed on the heap as they are staged. Together they fit the
-     * buffer; where the heap's last word would not, the staged bytes go first in a call of their own.
+     * {@code len} bytes of {@code pending} behind them, zeroed on the heap as they are staged, then wipes what was
+     * written. Together they fit the buffer; where the heap's last word would not, the staged bytes go first in a
+     * call of their own.
      */
     final void updateWaiting(int staged, byte[] pending, int len) {
         int n = staged;
         if (len > 0) {
             if (n + wordsOf(len) > STAGING_SIZE) {
-                BACKEND.update(ctx, input, n);
+                BACKEND.update(ctx, staging, n);
                 n = 0;
             }
             stageAndZero(pending, len, n);
         }
-        BACKEND.update(ctx, input, n + len);
+        BACKEND.update(ctx, staging, n + len);
+        wipe();
+    }
+
+    /** Hashes the first {@code len} bytes of the staging buffer, which {@link #stage} put there. */
+    final void updateStaged(int len) {
+        BACKEND.update(ctx, staging, len);
     }
 
     /** The bytes {@link #stageAndZero} writes for {@code len}: whole eight-byte words. */
@@ -157,28 +233,71 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         }
     }
 
-    /** Feeds array bytes: through the staging buffer when they fit, else in place in critical chunks. */
+    /** Feeds array bytes: through the staging buffer when they fit, else in place. */
     final void updateArray(byte[] bytes, int offset, int len) {
         if (len <= STAGING_SIZE) {
             stage(bytes, offset, 0, len);
-            BACKEND.update(ctx, input, len);
+            BACKEND.update(ctx, staging, len);
             return;
         }
+        updateInPlace(bytes, offset, len);
+    }
+
+    /**
+     * Feeds array bytes in place, in critical calls of at most {@value #CRITICAL_CHUNK} bytes. The heap segment is
+     * made here, in the method that hands it to OpenSSL, so that the JIT can drop it; a whole array goes without a
+     * slice.
+     */
+    final void updateInPlace(byte[] bytes, long offset, long len) {
         MemorySegment whole = MemorySegment.ofArray(bytes);
-        for (int end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
-            int n = Math.min(CRITICAL_CHUNK, end - offset);
+        if (len == bytes.length && len <= CRITICAL_CHUNK) {
+            BACKEND.update(ctx, whole, len);
+            return;
+        }
+        for (long end = offset + len; offset < end; offset += CRITICAL_CHUNK) {
+            long n = Math.min(CRITICAL_CHUNK, end - offset);
             BACKEND.update(ctx, whole.asSlice(offset, n), n);
         }
     }
 
-    /** Puts a copy of this context's states in {@code into}, a context of the same kind from the pool. */
-    abstract void copyTo(PooledContext into);
-
     /**
-     * This context's message state as heap bytes, where the backend's states are bytes and the state may wait on
-     * the heap; else null.
+     * Feeds the last {@code len} bytes of {@code segment}: native memory of any length in one ordinary call, during
+     * which GC may run; heap memory (a read-only buffer's) in critical chunks.
      */
-    abstract byte[] saveState();
+    final void updateSegment(MemorySegment segment, long len) {
+        if (segment.isNative() && len > CRITICAL_CHUNK) {
+            BACKEND.updateNative(ctx, len == segment.byteSize() ? segment : segment.asSlice(segment.byteSize() - len),
+                    len);
+            return;
+        }
+        for (long at = segment.byteSize() - len; at < segment.byteSize(); at += CRITICAL_CHUNK) {
+            long n = Math.min(CRITICAL_CHUNK, segment.byteSize() - at);
+            BACKEND.update(ctx, segment.asSlice(at, n), n);
+        }
+    }
+
+    /** The claim the pool recorded for this context's owner, or null. */
+    final Reference<Object> claim() {
+        return claim;
+    }
+
+    /** Records or (null) ends the pool's claim; the pool's alone to call. */
+    final void claim(Reference<Object> k) {
+        claim = k;
+    }
+
+    /** Whether this context is started on an empty message and holds nothing else, for tests. */
+    final boolean primed() {
+        return primed;
+    }
+
+    /** The native SM3 states it holds, message first, for tests that read what native memory holds. */
+    abstract java.util.List<MemorySegment> states();
+
+    /** The whole staging buffer, for tests that read what native memory holds. */
+    final MemorySegment staging() {
+        return staging;
+    }
 
     /** Native contexts (digests and MACs, idle, borrowed or claimed) allocated and not yet freed, in this JVM. */
     public static long live() {
@@ -190,11 +309,6 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         return Set.copyOf(ALL);
     }
 
-    /** Whether this context is registered, i.e. not yet freed; removes it so that it is freed once. */
-    final boolean unregister() {
-        return ALL.remove(this);
-    }
-
     /** What {@link #wipe} copies over written bytes; never written. */
     private static final byte[] ZEROS = new byte[STAGING_SIZE];
 
@@ -202,5 +316,6 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
             ByteOrder.nativeOrder());
 
     /** Bytes of an HMAC's two pads, which sit at the start of the staging buffer while they are absorbed. */
-    static final int PADS_LENGTH = 2 * BLOCK_SIZE;
+    static final int PADS_LENGTH = 2 * Sm3Sizes.BLOCK_SIZE;
+
 }

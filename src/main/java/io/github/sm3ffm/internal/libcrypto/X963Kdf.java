@@ -39,7 +39,7 @@ public final class X963Kdf {
                 message[counterAt + 3] = (byte) counter;
                 c.start();
                 c.updateArray(message, 0, message.length);
-                c.finish(null, into, 0);
+                c.finish(into, 0);
             });
             intact = true;
             return out;

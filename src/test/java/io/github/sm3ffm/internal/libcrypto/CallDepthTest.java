@@ -25,7 +25,7 @@ class CallDepthTest {
         Faults.install();
     }
 
-    static final int MAX_FRAMES = 4;
+    static final int MAX_FRAMES = 5;
     static final int MAX_CLASSES = 5;
     private static final SM3Provider PROVIDER = new SM3Provider();
 

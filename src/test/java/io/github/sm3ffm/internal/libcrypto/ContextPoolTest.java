@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class ContextPoolTest {
     @Test
     void aThreadFindsTheContextItGaveBackFirst() {
-        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context.KIND);
         Sm3Context first = pool.borrow();
         Sm3Context second = pool.borrow();
         pool.giveBack(first, true);
@@ -36,7 +36,7 @@ class ContextPoolTest {
 
     @Test
     void stagedBytesLeaveTheHeapZeroedAndAWipeZeroesEveryWordTheyReached() {
-        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context.KIND);
         Sm3Context c = pool.borrow();
         byte[] pending = new byte[32];
         for (int i = 0; i < 13; i++) {
@@ -46,16 +46,16 @@ class ContextPoolTest {
         c.stage(new byte[] {9, 9, 9, 9, 9}, 0, 0, 5);
         c.stageAndZero(pending, 13, 5);
         assertArrayEquals(new byte[32], pending, "the heap copy is zeroed as it is staged");
-        byte[] staged = c.staging.asSlice(0, 21).toArray(ValueLayout.JAVA_BYTE);
+        byte[] staged = c.staging().asSlice(0, 21).toArray(ValueLayout.JAVA_BYTE);
         for (int i = 0; i < 5; i++) {
             assertEquals(9, staged[i], "byte " + i + " staged before");
         }
         for (int i = 0; i < 13; i++) {
             assertEquals(i + 1, staged[5 + i], "byte " + i + " staged behind them");
         }
-        c.staging.set(ValueLayout.JAVA_BYTE, 20, (byte) 7);
+        c.staging().set(ValueLayout.JAVA_BYTE, 20, (byte) 7);
         c.wipe();
-        assertArrayEquals(new byte[PooledContext.STAGING_SIZE], c.staging.toArray(ValueLayout.JAVA_BYTE),
+        assertArrayEquals(new byte[PooledContext.STAGING_SIZE], c.staging().toArray(ValueLayout.JAVA_BYTE),
                 "the wipe reaches the whole last word that was staged");
         pool.giveBack(c, true);
         freeIdle(pool);
@@ -67,7 +67,7 @@ class ContextPoolTest {
      */
     @Test
     void aDigestAtTheStartOfAnArrayGoesThereInPlaceElseThroughTheStagingBuffer() {
-        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context.KIND);
         Sm3Context c = pool.borrow();
         byte[] abc = {'a', 'b', 'c'};
         byte[] expected = java.util.HexFormat.of().parseHex(Algorithm.SM3_ABC);
@@ -77,7 +77,7 @@ class ContextPoolTest {
             java.util.Arrays.fill(out, (byte) 0x5a);
             c.start();
             c.updateArray(abc, 0, abc.length);
-            c.finish(null, out, offset);
+            c.finish(out, offset);
             String where = out.length + "-byte array at " + offset;
             assertArrayEquals(expected, java.util.Arrays.copyOfRange(out, offset, offset + expected.length), where);
             for (int i = 0; i < out.length; i++) {
@@ -85,12 +85,12 @@ class ContextPoolTest {
                     assertEquals(0x5a, out[i], "byte " + i + " of a " + where + " left alone");
                 }
             }
-            byte[] output = c.output.toArray(ValueLayout.JAVA_BYTE);
+            byte[] output = c.output().toArray(ValueLayout.JAVA_BYTE);
             // The message was staged at the start of the buffer, where the output region lies too.
             assertArrayEquals(offset == 0 ? java.util.Arrays.copyOf(abc, expected.length) : expected, output,
                     "the staging buffer's output after a digest into a " + where);
             c.wipe();
-            assertArrayEquals(new byte[PooledContext.STAGING_SIZE], c.staging.toArray(ValueLayout.JAVA_BYTE),
+            assertArrayEquals(new byte[PooledContext.STAGING_SIZE], c.staging().toArray(ValueLayout.JAVA_BYTE),
                     "the wipe after a digest into a " + where);
         }
         pool.giveBack(c, true);
@@ -99,7 +99,7 @@ class ContextPoolTest {
 
     @Test
     void aThreadKeepsAsManyIdleAsItProbesAndFreesTheRest() {
-        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context.KIND);
         List<Sm3Context> taken = new ArrayList<>();
         for (int i = 0; i < ContextPool.PROBES + 3; i++) {
             taken.add(pool.borrow());
@@ -120,7 +120,7 @@ class ContextPoolTest {
 
     @Test
     void threadsTakingAndGivingBackAtOnceLoseNoContextAndNeverShareOne() throws Exception {
-        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context.KIND);
         int threads = 4;
         int rounds = 20_000;
         long live = PooledContext.live();
@@ -160,7 +160,7 @@ class ContextPoolTest {
 
     // The pool is dropped after the test: its idle contexts are freed where they lie.
     private static void freeIdle(ContextPool<Sm3Context> pool) {
-        pool.idleContexts().forEach(ContextPool::free);
+        pool.idleContexts().forEach(PooledContext::free);
     }
 
     /**
@@ -169,7 +169,7 @@ class ContextPoolTest {
      */
     @Test
     void pastTheLimitAClaimWaitsForTheContextsOfDeadOwners() throws Exception {
-        ContextPool<Sm3Context> pool = new ContextPool<>(false);
+        ContextPool<Sm3Context> pool = new ContextPool<>(Sm3Context.KIND);
         long live = PooledContext.live();
         // The owners live until the claim past the limit: a young collection during the loop would otherwise
         // queue some of their claims, which that claim takes back without asking for a collection, and stays
@@ -189,7 +189,7 @@ class ContextPoolTest {
         assertTrue(pool.claimedCount() < ContextPool.CLAIM_LIMIT / 2, "claims still counted: " + pool.claimedCount());
         assertTrue(PooledContext.live() - live < ContextPool.CLAIM_LIMIT / 2, "contexts still live");
         for (Sm3Context idle : pool.idleContexts()) {
-            assertTrue(idle.primed && idle.claim == null, "an idle context was not cleared and released");
+            assertTrue(idle.primed() && idle.claim() == null, "an idle context was not cleared and released");
         }
         pool.giveBack(c, true);
         java.lang.ref.Reference.reachabilityFence(owner);
@@ -202,16 +202,14 @@ class ContextPoolTest {
     /** A stream that ends its first message without a digest gives its claimed context back at once. */
     @Test
     void aResetStreamGivesItsContextBack() throws Exception {
-        MessageStream<?> stream = Algorithm.sm3Stream();
+        DigestStream stream = Algorithm.sm3Stream();
         stream.update(new byte[1000], 0, 1000);
         assertTrue(stream.holdsContext());
-        java.lang.reflect.Field field = MessageStream.class.getDeclaredField("claimed");
-        field.setAccessible(true);
-        PooledContext claimed = (PooledContext) field.get(stream);
-        assertTrue(claimed.claim != null, "the stream's context is claimed");
+        PooledContext claimed = stream.snapshot().claimed();
+        assertTrue(claimed.claim() != null, "the stream's context is claimed");
         stream.reset();
         assertTrue(!stream.holdsContext());
         // Its claim ended: it is idle (cleared) or freed, and no one's.
-        assertTrue(claimed.claim == null && (claimed.primed || !PooledContext.all().contains(claimed)));
+        assertTrue(claimed.claim() == null && (claimed.primed() || !PooledContext.all().contains(claimed)));
     }
 }

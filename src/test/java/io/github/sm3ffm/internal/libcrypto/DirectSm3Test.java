@@ -104,10 +104,10 @@ class DirectSm3Test {
     public static final class PathProbe {
         public static void main(String[] args) throws Exception {
             System.out.println(Backend.SELECTED.description());
-            MessageStream<?> sm3 = Algorithm.sm3Stream();
+            DigestStream sm3 = Algorithm.sm3Stream();
             byte[] clone = new byte[1000];
             sm3.update(clone, 0, clone.length);
-            MessageStream<?> copy = sm3.copy();
+            var copy = sm3.copy();
             System.out.println(java.util.Arrays.equals(sm3.finish(), copy.finish()) ? "copy ok" : "copy WRONG");
         }
     }

@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sm3ffm.SM3Provider;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.reflect.Field;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,7 +44,7 @@ class LeftBehindTest {
             assertArrayEquals(sm3(message), md.digest());
             assertNothingLeft("digest of " + length, List.of(message));
             // The engine's stream, as the engine uses it: its heap copy of a message is zeroed when it ends.
-            MessageStream<?> stream = Algorithm.sm3Stream();
+            DigestStream stream = Algorithm.sm3Stream();
             stream.update(message, 0, Math.min(length, 300));
             assertArrayEquals(sm3(Arrays.copyOf(message, Math.min(length, 300))), stream.finish());
             assertHeapMessageZeroed("digest of " + length, stream);
@@ -55,13 +54,13 @@ class LeftBehindTest {
         }
         // Short updates that fill the heap array, which is handed to OpenSSL on the way (and then zeroed).
         byte[] message = bytes(1000, 7);
-        MessageStream<?> chunked = Algorithm.sm3Stream();
+        DigestStream chunked = Algorithm.sm3Stream();
         for (int at = 0; at < message.length; at += 100) {
             chunked.update(message, at, 100);
         }
         // In the middle of the message too: only its last bytes wait (on the heap, or staged in the claimed
         // context); those handed to OpenSSL on the way are not left staged.
-        int waiting = (short) field("staged").get(chunked) + (int) field("pendingLen").get(chunked);
+        int waiting = chunked.snapshot().staged() + chunked.snapshot().pendingLen();
         assertTrue(waiting > 0 && waiting <= PooledContext.STAGING_SIZE, "bytes waiting: " + waiting);
         assertNothingLeft("1000 bytes in updates of 100, before the final",
                 List.of(Arrays.copyOf(message, message.length - waiting)));
@@ -73,7 +72,7 @@ class LeftBehindTest {
     @Test
     void aReusedDigestsStagedMessageIsZeroedWhenTheMessageEnds() throws Exception {
         byte[] message = bytes(300, 0x33);
-        MessageStream<?> stream = Algorithm.sm3Stream();
+        DigestStream stream = Algorithm.sm3Stream();
         // The second message claims a context, which a reused stream keeps.
         for (int i = 0; i < 2; i++) {
             stream.update(message, 0, 64);
@@ -81,8 +80,8 @@ class LeftBehindTest {
         }
         assertTrue(stream.holdsContext(), "a reused stream holds a context");
         stream.update(message, 0, 100);
-        PooledContext claimed = (PooledContext) field("claimed").get(stream);
-        assertTrue(containsWindow(claimed.staging.toArray(JAVA_BYTE), Arrays.copyOf(message, 100)),
+        PooledContext claimed = stream.snapshot().claimed();
+        assertTrue(containsWindow(claimed.staging().toArray(JAVA_BYTE), Arrays.copyOf(message, 100)),
                 "the reading sees the message waiting in the claimed context's staging buffer");
         stream.reset();
         assertNothingLeft("a reused digest reset", List.of(message));
@@ -98,7 +97,7 @@ class LeftBehindTest {
         // A copy takes what waits staged onto its own heap, ahead of the heap bytes.
         stream.update(message, 0, 200);
         stream.update(message, 200, 10);
-        MessageStream<?> copy = stream.copy();
+        var copy = stream.copy();
         assertArrayEquals(sm3(Arrays.copyOf(message, 210)), copy.finish());
         assertArrayEquals(sm3(Arrays.copyOf(message, 210)), stream.finish());
         assertNothingLeft("a reused digest and its copy", List.of(message));
@@ -158,26 +157,26 @@ class LeftBehindTest {
      */
     @Test
     void heapArraysAStreamLetsGoOfAreZeroed() throws Exception {
-        MessageStream<?> growing = Algorithm.sm3Stream();
+        DigestStream growing = Algorithm.sm3Stream();
         byte[] message = bytes(100, 21);
         growing.update(message, 0, 20);
-        byte[] small = (byte[]) field("pending").get(growing);
+        byte[] small = growing.snapshot().pending();
         growing.update(message, 20, 80);
-        assertTrue(small != field("pending").get(growing), "the pending array grew");
+        assertTrue(small != growing.snapshot().pending(), "the pending array grew");
         assertArrayEquals(new byte[small.length], small, "the outgrown pending array was not zeroed");
         assertArrayEquals(sm3(message), growing.finish());
 
-        MessageStream<?> keyed = Algorithm.hmacStream();
+        MacStream keyed = Algorithm.hmacStream();
         keyed.init(bytes(32, 22));
-        byte[] oldPads = (byte[]) field("pads").get(keyed);
+        byte[] oldPads = keyed.snapshot().pads();
         keyed.init(bytes(32, 23));
         assertArrayEquals(new byte[oldPads.length], oldPads, "the old key's pads outlived the new key");
 
-        MessageStream<?> started = Algorithm.sm3Stream();
+        DigestStream started = Algorithm.sm3Stream();
         byte[] longMessage = bytes(1000, 24);
         started.update(longMessage, 0, longMessage.length);
-        MessageStream<?> copy = started.copy();
-        byte[] parked = (byte[]) field("parked").get(copy);
+        var copy = started.copy();
+        byte[] parked = copy.snapshot().parked();
         if (parked != null) {
             // Where states are bytes (StateBytes), a copy keeps the state on the heap until it needs a context.
             copy.reset();
@@ -186,23 +185,17 @@ class LeftBehindTest {
         assertArrayEquals(sm3(longMessage), started.finish());
     }
 
-    static Field field(String name) throws NoSuchFieldException {
-        Field f = MessageStream.class.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
-    }
-
     /** Idle contexts hold nothing; no context, idle or claimed, holds a 16-byte window of {@code secrets}. */
     private static void assertNothingLeft(String what, List<byte[]> secrets) {
         byte[] empty = sm3(new byte[0]);
         for (ContextPool<?> pool : List.of(ContextPool.SM3, ContextPool.HMAC)) {
             for (PooledContext c : pool.idleContexts()) {
-                assertTrue(c.staging.asByteBuffer().equals(java.nio.ByteBuffer.allocate(PooledContext.STAGING_SIZE)),
+                assertTrue(c.staging().asByteBuffer().equals(java.nio.ByteBuffer.allocate(PooledContext.STAGING_SIZE)),
                         () -> what + ": an idle context's staging buffer holds bytes: "
-                                + java.util.HexFormat.of().formatHex(c.staging.toArray(JAVA_BYTE)));
-                assertTrue(c.primed, what + ": an idle context is not left started");
-                assertArrayEquals(empty, finished(c.ctx), what + ": an idle context's message state is not empty");
-                assertFalse(c instanceof HmacContext h && h.keyed, what + ": an idle context holds keyed states");
+                                + java.util.HexFormat.of().formatHex(c.staging().toArray(JAVA_BYTE)));
+                assertTrue(c.primed(), what + ": an idle context is not left started");
+                assertArrayEquals(empty, finished(c.ctx()), what + ": an idle context's message state is not empty");
+                assertFalse(c instanceof HmacContext h && h.keyed(), what + ": an idle context holds keyed states");
                 if (Faults.chosen() instanceof ProviderBackend.StateBytes) {
                     for (MemorySegment state : states(c)) {
                         byte[] raw = state.reinterpret(DirectSm3.SM3_CTX_BYTES).toArray(JAVA_BYTE);
@@ -214,10 +207,10 @@ class LeftBehindTest {
             }
         }
         for (PooledContext c : PooledContext.all()) {
-            String where = c.getClass().getSimpleName() + (pool(c).idleContexts().contains(c) ? " idle" : c.claim != null ? " claimed" : " borrowed");
+            String where = c.getClass().getSimpleName() + (pool(c).idleContexts().contains(c) ? " idle" : c.claim() != null ? " claimed" : " borrowed");
             // A claimed context's states hold its user's message in progress, and a digest's staging buffer the
             // part of it not yet handed to OpenSSL; callers leave out what may wait there.
-            List<byte[]> raw = new ArrayList<>(List.of(c.staging.toArray(JAVA_BYTE)));
+            List<byte[]> raw = new ArrayList<>(List.of(c.staging().toArray(JAVA_BYTE)));
             for (byte[] secret : secrets) {
                 for (int k = 0; k < raw.size(); k++) {
                     assertFalse(containsWindow(raw.get(k), secret), what + ": 16 bytes of a secret or message remain in "
@@ -228,9 +221,7 @@ class LeftBehindTest {
     }
 
     private static void assertHeapMessageZeroed(String what, MessageStream<?> stream) throws Exception {
-        Field pending = MessageStream.class.getDeclaredField("pending");
-        pending.setAccessible(true);
-        byte[] p = (byte[]) pending.get(stream);
+        byte[] p = stream.snapshot().pending();
         if (p != null) {
             assertTrue(Arrays.equals(p, new byte[p.length]), what + ": the message's bytes remain on the heap");
         }
@@ -241,7 +232,7 @@ class LeftBehindTest {
     }
 
     private static List<MemorySegment> states(PooledContext c) {
-        return c instanceof HmacContext h ? List.of(c.ctx, h.inner, h.outer) : List.of(c.ctx);
+        return c instanceof HmacContext h ? List.of(c.ctx(), h.states().get(1), h.states().get(2)) : List.of(c.ctx());
     }
 
     /** What every live context's states give, copied and finished. */

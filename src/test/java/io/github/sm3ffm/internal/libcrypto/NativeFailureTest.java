@@ -231,11 +231,11 @@ class NativeFailureTest {
             assertEquals(idle.size(), distinct.size(), at + ": a context idle twice");
             for (PooledContext c : idle) {
                 assertTrue(live.contains(c), at + ": an idle context was freed");
-                assertNull(c.claim, at + ": an idle context is still claimed");
-                assertTrue(c.staging.asByteBuffer().equals(ByteBuffer.allocate(PooledContext.STAGING_SIZE)),
+                assertNull(c.claim(), at + ": an idle context is still claimed");
+                assertTrue(c.staging().asByteBuffer().equals(ByteBuffer.allocate(PooledContext.STAGING_SIZE)),
                         at + ": an idle context's staging buffer holds bytes");
             }
-            long claimed = live.stream().filter(c -> kind.isInstance(c) && c.claim != null).count();
+            long claimed = live.stream().filter(c -> kind.isInstance(c) && c.claim() != null).count();
             assertEquals(claimed, pool.claimedCount(), at + ": claims counted");
             long all = live.stream().filter(kind::isInstance).count();
             assertEquals(all, idle.size() + claimed, at + ": a context neither idle nor claimed was lost");
@@ -249,11 +249,11 @@ class NativeFailureTest {
     private static Set<Long> held() {
         Set<Long> held = new java.util.HashSet<>();
         for (PooledContext c : PooledContext.all()) {
-            held.add(c.ctx.address());
-            held.add(c.staging.address());
+            held.add(c.ctx().address());
+            held.add(c.staging().address());
             if (c instanceof HmacContext h) {
-                held.add(h.inner.address());
-                held.add(h.outer.address());
+                held.add(h.states().get(1).address());
+                held.add(h.states().get(2).address());
             }
         }
         return held;

@@ -176,7 +176,7 @@ public final class ReleasedContextsProbe {
     private static void look(String name, List<byte[]> states, List<byte[]> stagedSecrets) {
         int dirty = 0;
         for (PooledContext c : PooledContext.all()) {
-            byte[] staging = c.staging.toArray(JAVA_BYTE);
+            byte[] staging = c.staging().toArray(JAVA_BYTE);
             for (byte[] s : stagedSecrets) {
                 // Either end: a final overwrites the start of the buffer.
                 dirty += contains(staging, Arrays.copyOf(s, 16))
@@ -189,10 +189,10 @@ public final class ReleasedContextsProbe {
     private static int count(List<byte[]> states) {
         int found = 0;
         for (PooledContext c : PooledContext.all()) {
-            List<MemorySegment> held = new ArrayList<>(List.of(c.ctx));
+            List<MemorySegment> held = new ArrayList<>(List.of(c.ctx()));
             if (c instanceof HmacContext h) {
-                held.add(h.inner);
-                held.add(h.outer);
+                held.add(h.states().get(1));
+                held.add(h.states().get(2));
             }
             for (MemorySegment state : held) {
                 byte[] got = finished(state);

@@ -1,6 +1,5 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.libcrypto.LeftBehindTest.field;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,7 +30,7 @@ class StreamBoundariesTest {
     @Test
     void singleBytesWaitOnTheHeapUpToTheStagingSizeAndTheNextReachesAContext() throws Exception {
         byte[] message = bytes(STAGING + 1);
-        MessageStream<?> s = Algorithm.sm3Stream();
+        DigestStream s = Algorithm.sm3Stream();
         for (int i = 0; i < STAGING; i++) {
             s.update(message[i]);
             assertFalse(s.holdsContext(), "after " + (i + 1) + " bytes");
@@ -46,7 +45,7 @@ class StreamBoundariesTest {
         // 32, 64, 128, 256 and 512 bytes: each size the pending array grows to, reached exactly.
         int[] updates = {32, 32, 64, 128, 256};
         List<byte[]> parts = new ArrayList<>();
-        MessageStream<?> s = Algorithm.sm3Stream();
+        DigestStream s = Algorithm.sm3Stream();
         for (int n : updates) {
             byte[] part = bytes(n);
             parts.add(part);
@@ -64,7 +63,7 @@ class StreamBoundariesTest {
     void anUpdateBelowTheStagingSizeWaitsAndOneOfItGoesInPlace() throws Exception {
         for (int n : new int[] {STAGING - 1, STAGING}) {
             byte[] message = bytes(n);
-            MessageStream<?> s = Algorithm.sm3Stream();
+            DigestStream s = Algorithm.sm3Stream();
             s.update(message, 0, n);
             assertEquals(n >= STAGING, s.holdsContext(), "an update of " + n);
             assertArrayEquals(References.sm3(message), s.finish(), "an update of " + n);
@@ -76,7 +75,7 @@ class StreamBoundariesTest {
         for (int extra : new int[] {0, 1}) {
             byte[] head = bytes(STAGING - 12);
             byte[] tail = bytes(12 + extra);
-            MessageStream<?> s = Algorithm.sm3Stream();
+            DigestStream s = Algorithm.sm3Stream();
             s.update(head, 0, head.length);
             s.update(tail, 0, tail.length);
             assertEquals(extra > 0, s.holdsContext(), "a tail of " + tail.length + " after " + head.length);
@@ -86,7 +85,7 @@ class StreamBoundariesTest {
 
     @Test
     void aReusedStreamHashesAcrossTheBoundaryAgainAndAgain() throws Exception {
-        MessageStream<?> s = Algorithm.sm3Stream();
+        DigestStream s = Algorithm.sm3Stream();
         for (int n : new int[] {STAGING, STAGING - 1, STAGING + 1, 0, 3 * STAGING + 7, 31, 32, 33}) {
             byte[] message = bytes(n);
             s.update(message, 0, n);
@@ -100,7 +99,7 @@ class StreamBoundariesTest {
         // the heap behind them. At each amount staged, heap bytes up to and past what the buffer has left, then a
         // copy (which takes both onto its heap) and the original both finished.
         MessageStream<?> s = reusedDigest();
-        for (int staged : new int[] {MessageStream.STAGED_MIN, 100, STAGING - 32, STAGING - 12, STAGING - 1}) {
+        for (int staged : new int[] {DigestStream.STAGED_MIN, 100, STAGING - 32, STAGING - 12, STAGING - 1}) {
             for (int onHeap : new int[] {1, 11, 12, 13, 31, 100, STAGING}) {
                 byte[] first = bytes(staged);
                 byte[] rest = bytes(onHeap);
@@ -117,12 +116,12 @@ class StreamBoundariesTest {
                     }
                 }
                 byte[] expected = References.sm3(first, rest);
-                MessageStream<?> copy = s.copy();
+                var copy = s.copy();
                 assertArrayEquals(expected, copy.finish(), staged + " staged, " + onHeap + " on the heap: the copy");
                 assertArrayEquals(expected, s.finish(), staged + " staged, " + onHeap + " on the heap");
 
                 // A first message that went in place holds a context before it has any heap array.
-                MessageStream<?> fresh = Algorithm.sm3Stream();
+                DigestStream fresh = Algorithm.sm3Stream();
                 byte[] inPlace = bytes(STAGING);
                 fresh.update(inPlace, 0, STAGING);
                 fresh.update(first, 0, staged);
@@ -138,27 +137,27 @@ class StreamBoundariesTest {
     @Test
     void aCopyHashesTheStagedWholeBlocksOnceForBothAndTheOldContextGoesBackCleared() throws Exception {
         MessageStream<?> s = reusedDigest();
-        for (int staged : new int[] {MessageStream.STAGED_MIN, 63, 64, 65, 128, 300, STAGING - 5}) {
+        for (int staged : new int[] {DigestStream.STAGED_MIN, 63, 64, 65, 128, 300, STAGING - 5}) {
             for (int onHeap : new int[] {0, 5}) {
                 byte[] first = bytes(staged);
                 byte[] rest = bytes(onHeap);
                 s.update(first, 0, staged);
                 s.update(rest, 0, onHeap);
                 String what = staged + " staged, " + onHeap + " on the heap";
-                assertEquals(staged, (short) field("staged").get(s), what + ": staged before the copy");
-                PooledContext old = (PooledContext) field("claimed").get(s);
+                assertEquals(staged, s.snapshot().staged(), what + ": staged before the copy");
+                PooledContext old = s.snapshot().claimed();
                 int claims = ContextPool.SM3.claimedCount();
 
-                MessageStream<?> copy = s.copy();
+                var copy = s.copy();
                 int left = staged % 64;
-                assertEquals(left, (short) field("staged").get(s), what + ": still staged in the source");
-                assertEquals(left + onHeap, (int) field("pendingLen").get(copy), what + ": waiting in the copy");
+                assertEquals(left, s.snapshot().staged(), what + ": still staged in the source");
+                assertEquals(left + onHeap, copy.snapshot().pendingLen(), what + ": waiting in the copy");
                 boolean replaced = staged >= 64;
-                assertEquals(replaced, field("claimed").get(s) != old, what + ": the source's context replaced");
-                if (replaced && field("claimed").get(copy) != old) {
+                assertEquals(replaced, s.snapshot().claimed() != old, what + ": the source's context replaced");
+                if (replaced && copy.snapshot().claimed() != old) {
                     // Where the copy claims a context (contexts copied natively) it may be the old one, given back
                     // and lent again.
-                    assertTrue(old.claim == null && (old.primed || !PooledContext.all().contains(old)),
+                    assertTrue(old.claim() == null && (old.primed() || !PooledContext.all().contains(old)),
                             what + ": the old context is idle (cleared) or freed, and no one's");
                 }
                 assertEquals(claims + (copy.holdsContext() ? 1 : 0), ContextPool.SM3.claimedCount(),
@@ -180,7 +179,7 @@ class StreamBoundariesTest {
         MessageStream<?> s = reusedDigest();
         for (int before : new int[] {0, 40}) {
             for (int onHeap : new int[] {1, 10, 31}) {
-                for (int next : new int[] {MessageStream.STAGED_MIN, 100, STAGING - before - 40, STAGING - before - 33,
+                for (int next : new int[] {DigestStream.STAGED_MIN, 100, STAGING - before - 40, STAGING - before - 33,
                         STAGING - 1}) {
                     byte[] first = bytes(before);
                     byte[] heap = bytes(onHeap);
@@ -202,7 +201,7 @@ class StreamBoundariesTest {
     @Test
     void aCopyOfAKeyedMacInTheMiddleOfAMessageFinishesOnItsOwn() throws Exception {
         byte[] key = bytes(32);
-        MessageStream<?> mac = Algorithm.hmacStream();
+        MacStream mac = Algorithm.hmacStream();
         mac.init(key);
         byte[] first = bytes(40);
         mac.update(first, 0, first.length);
@@ -211,7 +210,7 @@ class StreamBoundariesTest {
         byte[] head = bytes(700);
         mac.update(head, 0, head.length);
         assertTrue(mac.holdsContext());
-        MessageStream<?> copy = mac.copy();
+        var copy = mac.copy();
         byte[] tail = bytes(9);
         byte[] otherTail = bytes(600);
         mac.update(tail, 0, tail.length);
@@ -230,7 +229,7 @@ class StreamBoundariesTest {
         byte[] message = bytes(50);
         for (int keyLength : new int[] {63, 64, 65}) {
             byte[] key = bytes(keyLength);
-            MessageStream<?> mac = Algorithm.hmacStream();
+            MacStream mac = Algorithm.hmacStream();
             mac.init(key);
             mac.update(message, 0, message.length);
             assertArrayEquals(References.hmac(key, message), mac.finish(), "a key of " + keyLength + " bytes");
@@ -318,7 +317,7 @@ class StreamBoundariesTest {
                 if (source != null) {
                     byte[] m = bytes(100);
                     source.update(m, 0, m.length);
-                    MessageStream<?> copy = source.copy();
+                    var copy = source.copy();
                     source.reset();
                     if (copy.holdsContext()) {
                         // Where contexts are copied natively the copy claims one of its own.
@@ -326,7 +325,7 @@ class StreamBoundariesTest {
                     }
                     continue;
                 }
-                MessageStream<?> next = Algorithm.sm3Stream();
+                DigestStream next = Algorithm.sm3Stream();
                 byte[] m = bytes(borrower.equals("update") ? 600 : 10);
                 next.update(m, 0, m.length);
                 if (borrower.equals("update")) {
@@ -342,7 +341,7 @@ class StreamBoundariesTest {
     }
 
     private void claimAndDrop() throws Exception {
-        MessageStream<?> s = Algorithm.sm3Stream();
+        DigestStream s = Algorithm.sm3Stream();
         byte[] head = bytes(STAGING);
         s.update(head, 0, head.length);
         assertTrue(s.holdsContext());
@@ -350,7 +349,7 @@ class StreamBoundariesTest {
 
     /** A digest stream that finished two messages: the second claimed a context, which a reused stream keeps. */
     private MessageStream<?> reusedDigest() throws Exception {
-        MessageStream<?> s = Algorithm.sm3Stream();
+        DigestStream s = Algorithm.sm3Stream();
         for (int i = 0; i < 2; i++) {
             s.update(bytes(64), 0, 64);
             s.finish();

@@ -21,17 +21,17 @@ class StreamCopyTest {
     @Test
     void aCopyContinuesOnItsOwnAndClaimsAContextOnlyWhereStatesAreNotBytes() throws Exception {
         byte[] head = bytes(1_000);
-        MessageStream<?> source = Algorithm.sm3Stream();
+        DigestStream source = Algorithm.sm3Stream();
         // At or above the staging size: fed in place, so the message is in a claimed context.
         source.update(head, 0, head.length);
         assertTrue(source.holdsContext(), "the source's message is in a context");
-        MessageStream<?> copy = source.copy();
+        var copy = source.copy();
         boolean onHeap = Faults.chosen() instanceof ProviderBackend.StateBytes;
         assertEquals(!onHeap, copy.holdsContext(), "the copy claimed a context; " + Backend.SELECTED.description());
 
         byte[] tail = bytes(37);
         byte[] longTail = bytes(3_000);
-        MessageStream<?> copyOfCopy = copy.copy();
+        var copyOfCopy = copy.copy();
         assertEquals(!onHeap, copyOfCopy.holdsContext(), "the copy's copy claimed a context");
 
         source.update(longTail, 0, longTail.length);
@@ -50,9 +50,9 @@ class StreamCopyTest {
     @Test
     void aResetCopyForgetsTheSourcesState() throws Exception {
         byte[] head = bytes(700);
-        MessageStream<?> source = Algorithm.sm3Stream();
+        DigestStream source = Algorithm.sm3Stream();
         source.update(head, 0, head.length);
-        MessageStream<?> copy = source.copy();
+        var copy = source.copy();
         copy.reset();
         byte[] fresh = bytes(20);
         copy.update(fresh, 0, fresh.length);
@@ -65,9 +65,9 @@ class StreamCopyTest {
         for (int n = 500; n < 700; n += 13) {
             byte[] head = bytes(n);
             byte[] tail = bytes(n % 97);
-            MessageStream<?> source = Algorithm.sm3Stream();
+            DigestStream source = Algorithm.sm3Stream();
             source.update(head, 0, head.length);
-            MessageStream<?> copy = source.copy().copy();
+            var copy = source.copy().copy();
             copy.update(tail, 0, tail.length);
             assertArrayEquals(sm3(head, tail), copy.finish(), "after " + n + " bytes");
             assertArrayEquals(sm3(head), source.finish(), "source after " + n + " bytes");
