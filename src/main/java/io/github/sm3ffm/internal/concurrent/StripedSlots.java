@@ -33,6 +33,8 @@ public final class StripedSlots<T> {
     private final int probes;
 
     /**
+     * Empty slots. A pool sized by the machine passes {@code Integer.highestOneBit(processors * perCpu)}.
+     *
      * @param count  how many slots: a power of two
      * @param probes how many of them a thread looks at, from its own, in {@code [1, count]}
      * @throws IllegalArgumentException if {@code count} is not a power of two, or {@code probes} out of range
