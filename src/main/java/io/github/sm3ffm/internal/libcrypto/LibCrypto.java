@@ -10,14 +10,12 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.github.sm3ffm.internal.openssl.OpenSSL;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -212,7 +210,7 @@ public final class LibCrypto {
                         "OpenSSL version number 0x%08x; OpenSSL 3.0 or later is required", version));
             }
             List<String> missing = new ArrayList<>();
-            for (String symbol : boundSymbols()) {
+            for (String symbol : Bindings.boundSymbols()) {
                 if (lookup.find(symbol).isEmpty()) {
                     missing.add(symbol);
                 }
@@ -231,19 +229,6 @@ public final class LibCrypto {
         }
     }
 
-    /**
-     * A handle to a function of the loaded libcrypto, linked from its symbol with options the bindings
-     * cannot express (critical calls). The bindings' {@code X$address()} would also link their own ordinary
-     * handle for X: one more generated downcall stub, milliseconds of every program's start, for nothing.
-     */
-    static MethodHandle downcall(String function, FunctionDescriptor descriptor, Linker.Option... options) {
-        Optional<MemorySegment> address = SymbolLookup.loaderLookup().find(function);
-        if (address.isEmpty()) {
-            throw new UnsatisfiedLinkError("unresolved symbol: " + function);
-        }
-        return Linker.nativeLinker().downcallHandle(address.get(), descriptor, options);
-    }
-
     private static long invokeVersionNum(MemorySegment address) throws CandidateRejected {
         MethodHandle handle = Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(JAVA_LONG));
         try {
@@ -251,29 +236,6 @@ public final class LibCrypto {
         } catch (Throwable e) {
             throw new CandidateRejected("OpenSSL_version_num failed: " + describe(e));
         }
-    }
-
-    /**
-     * Functions the bindings declare that a usable libcrypto may lack: the ENGINE API, absent from builds
-     * with {@code no-engine} and from OpenSSL 4. Their callers look them up first.
-     */
-    static final List<String> OPTIONAL_SYMBOLS = List.of("ENGINE_get_digest_engine", "ENGINE_finish");
-
-    /**
-     * Every function the generated bindings declare that libcrypto must have: the generated X$address()
-     * accessors name them.
-     */
-    static List<String> boundSymbols() {
-        List<String> names = new ArrayList<>();
-        for (Method m : OpenSSL.class.getDeclaredMethods()) {
-            if (m.getName().endsWith("$address") && m.getParameterCount() == 0) {
-                String name = m.getName().substring(0, m.getName().length() - "$address".length());
-                if (!OPTIONAL_SYMBOLS.contains(name)) {
-                    names.add(name);
-                }
-            }
-        }
-        return names;
     }
 
     /** The file a library opened by name came from, asked of the dynamic linker with dladdr(3). */

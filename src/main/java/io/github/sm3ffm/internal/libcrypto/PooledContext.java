@@ -42,7 +42,7 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     /** The longest array fed in one critical call: a critical call holds off GC for its duration. */
     static final int CRITICAL_CHUNK = 64 * 1024;
 
-    static final Backend BACKEND = Backend.SELECTED;
+    static final Backend BACKEND = BackendChoice.selected();
 
     private static final Set<PooledContext> ALL = ConcurrentHashMap.newKeySet();
 

@@ -63,9 +63,9 @@ class LoaderTest {
 
     @Test
     void everyFunctionTheBindingsDeclareIsCheckedButTheOptionalOnes() {
-        List<String> bound = LibCrypto.boundSymbols();
+        List<String> bound = Bindings.boundSymbols();
         assertTrue(bound.contains("EVP_MD_fetch") && bound.contains("CRYPTO_malloc"), bound.toString());
-        for (String optional : LibCrypto.OPTIONAL_SYMBOLS) {
+        for (String optional : Bindings.OPTIONAL_SYMBOLS) {
             assertTrue(!bound.contains(optional), optional);
         }
     }
