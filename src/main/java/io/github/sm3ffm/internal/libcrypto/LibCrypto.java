@@ -143,6 +143,7 @@ public final class LibCrypto {
     static Outcome load(String explicit, List<String> names) {
         List<String> tried = new ArrayList<>();
         Throwable lastCause = null;
+        boolean noneOpened = true;
         if (explicit != null && explicit.isBlank()) {
             // Blank means unset, so a build can pass an empty value through without choosing a library.
             explicit = null;
@@ -155,17 +156,22 @@ public final class LibCrypto {
                 return fetchSm3(path);
             } catch (CandidateRejected e) {
                 tried.add(label + ": " + e.getMessage());
+                noneOpened &= e.unopened;
             } catch (LibCryptoUnavailableException e) {
                 return new Outcome(null, null, null, e);
+            } catch (IllegalCallerException e) {
+                return new Outcome(null, null, null,
+                        new LibCryptoUnavailableException(LoadingHints.nativeAccessDenied(e), e));
             } catch (Throwable e) {
                 // IllegalCallerException without native access, UnsatisfiedLinkError, anything else.
                 tried.add(label + ": " + describe(e));
                 lastCause = e;
+                noneOpened = false;
             }
         }
         String message = "OpenSSL 3 libcrypto with SM3 is unavailable; tried " + String.join("; ", tried);
-        if (lastCause instanceof IllegalCallerException) {
-            message += " (launch with --enable-native-access=io.github.sm3ffm, or ALL-UNNAMED on the class path)";
+        if (explicit == null && noneOpened) {
+            message += LoadingHints.install();
         }
         return new Outcome(null, null, null, new LibCryptoUnavailableException(message, lastCause));
     }
@@ -190,20 +196,26 @@ public final class LibCrypto {
         try {
             Path path = isPath ? Path.of(candidate).toAbsolutePath() : null;
             if (isPath && !Files.isRegularFile(path)) {
-                throw new CandidateRejected("no such file");
+                boolean named = Files.exists(path) || Path.of(candidate).getParent() == null;
+                throw new CandidateRejected(named ? LoadingHints.notAFile(path, defaultNames()) : "no such file");
             }
             SymbolLookup lookup;
             try {
                 lookup = isPath ? SymbolLookup.libraryLookup(path, arena)
                         : SymbolLookup.libraryLookup(candidate, arena);
             } catch (IllegalArgumentException e) {
-                throw new CandidateRejected("cannot be opened (" + e.getMessage() + ")");
+                throw new CandidateRejected("cannot be opened (" + e.getMessage() + ")", true);
             }
             Optional<MemorySegment> found = lookup.find("OpenSSL_version_num");
             if (found.isEmpty()) {
                 throw new CandidateRejected("not libcrypto (no OpenSSL_version_num)");
             }
             MemorySegment versionNum = found.get();
+            // dlsym also searches a library's dependencies: libssl would pass every check below through libcrypto.
+            Path definer = fileContaining(versionNum);
+            if (isPath && !LoadingHints.isSameFile(path, definer)) {
+                throw new CandidateRejected(LoadingHints.notLibCrypto(definer));
+            }
             long version = invokeVersionNum(versionNum);
             if (version < OPENSSL_3_0) {
                 throw new CandidateRejected(String.format(
@@ -218,9 +230,8 @@ public final class LibCrypto {
             if (!missing.isEmpty()) {
                 throw new CandidateRejected("missing symbols " + missing);
             }
-            Path file = isPath ? path : fileContaining(versionNum);
             accepted = true;
-            return file;
+            return isPath ? path : definer;
         } finally {
             // The private handle is only for checking; System.load keeps the accepted library open.
             if (!accepted) {
@@ -291,9 +302,16 @@ public final class LibCrypto {
     /** A candidate that is not a usable libcrypto; the next one is tried. */
     private static final class CandidateRejected extends Exception {
         private static final long serialVersionUID = 1L;
+        /** Whether the dynamic linker could not open it at all: none opening means libcrypto is not installed. */
+        final boolean unopened;
 
         CandidateRejected(String message) {
+            this(message, false);
+        }
+
+        CandidateRejected(String message, boolean unopened) {
             super(message, null, false, false);
+            this.unopened = unopened;
         }
     }
 }

@@ -107,6 +107,18 @@ class LibCryptoTest {
     }
 
     @Test
+    void deniedNativeAccessGivesTheLaunchFlagFirstAndTheCauseOnce() throws Exception {
+        ChildJvm.Result r = ChildJvm.java(Map.of(), List.of("--illegal-native-access=deny", "-cp", ChildJvm.classPath(),
+                LoaderProbe.class.getName()));
+        String error = r.output().lines().filter(l -> l.startsWith("error=")).findFirst().orElseThrow();
+        assertTrue(error.startsWith("error=OpenSSL 3 libcrypto with SM3 is unavailable: launch with"
+                + " --enable-native-access=io.github.sm3ffm on the module path, or --enable-native-access=ALL-UNNAMED on"
+                + " the class path (Illegal native access from an unnamed module"), r.output());
+        assertEquals(1, error.split("Illegal native access", -1).length - 1, error);
+        assertTrue(r.output().contains(SHA256_ABC), r.output());
+    }
+
+    @Test
     void baseProviderOnlyConfigurationCannotGiveSm3() throws Exception {
         ChildJvm.Result r = probe(Map.of("OPENSSL_CONF", ChildJvm.vectors().resolve("base-only.cnf").toString()));
         assertUnavailable(r, "EVP_MD_fetch(NULL, \"SM3\", NULL) failed");
