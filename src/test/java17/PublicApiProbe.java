@@ -16,6 +16,15 @@ public class PublicApiProbe {
         } catch (UnsupportedOperationException e) {
             System.out.println("RowHasher.sm3: " + e);
         }
+        int before = java.security.Security.getProviders().length;
+        SM3Provider.install();
+        System.out.println("install: " + (java.security.Security.getProviders().length - before) + " providers added");
+        try {
+            SM3Provider.assertAvailable();
+            System.out.println("assertAvailable: returned");
+        } catch (java.security.ProviderException e) {
+            System.out.println("assertAvailable: " + e + ", caused by " + e.getCause());
+        }
         System.out.println("X963KDFParameterSpec: length " + new X963KDFParameterSpec(new byte[] {1}, null, 7).length());
     }
 }

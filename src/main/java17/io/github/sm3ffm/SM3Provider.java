@@ -1,6 +1,7 @@
 package io.github.sm3ffm;
 
 import java.security.Provider;
+import java.security.ProviderException;
 import java.util.Optional;
 
 /**
@@ -37,6 +38,24 @@ public final class SM3Provider extends Provider {
      */
     public static Optional<Exception> unavailability() {
         return Optional.of(new UnsupportedOperationException(reason()));
+    }
+
+    /**
+     * Does nothing: a provider without services would only be one more for every lookup to pass over.
+     * {@link #assertAvailable()} says why there is none.
+     */
+    public static void install() {
+    }
+
+    /**
+     * Throws: SM3 is never available here.
+     *
+     * @throws ProviderException saying that JDK 22 or later is needed, with {@link #unavailability()}'s
+     *                           exception as its cause
+     */
+    public static void assertAvailable() {
+        Exception reason = unavailability().orElseThrow();
+        throw new ProviderException(reason.getMessage(), reason);
     }
 
     static String reason() {

@@ -116,6 +116,9 @@ class MultiReleaseJarIT {
         assertTrue(r.output().contains("isAvailable: false\n"
                 + "unavailability: java.lang.UnsupportedOperationException: " + reason + "\n"
                 + "RowHasher.sm3: java.lang.UnsupportedOperationException: " + reason + "\n"
+                + "install: 0 providers added\n"
+                + "assertAvailable: java.security.ProviderException: " + reason
+                + ", caused by java.lang.UnsupportedOperationException: " + reason + "\n"
                 + "X963KDFParameterSpec: length 7\n"), r.output());
     }
 
