@@ -1,7 +1,15 @@
 package io.github.sm3ffm.migrating;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.sm3ffm.SM3Provider;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.util.Random;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.bouncycastle.crypto.digests.SM3Digest;
 import org.bouncycastle.crypto.macs.HMac;
 import org.bouncycastle.crypto.params.KeyParameter;
@@ -32,6 +40,17 @@ final class Expected {
         byte[] tag = new byte[hmac.getMacSize()];
         hmac.doFinal(tag, 0);
         return tag;
+    }
+
+    /** A provider-less SM3 and HmacSM3, as a migrated service asks: SM3FFM serves both, with BouncyCastle's results. */
+    static void servedBySm3ffm(byte[] data) throws GeneralSecurityException {
+        MessageDigest digest = MessageDigest.getInstance("SM3");
+        Mac mac = Mac.getInstance("HmacSM3");
+        mac.init(new SecretKeySpec(KEY, "HmacSM3"));
+        assertEquals(SM3Provider.NAME, digest.getProvider().getName());
+        assertEquals(SM3Provider.NAME, mac.getProvider().getName());
+        assertArrayEquals(sm3(data), digest.digest(data));
+        assertArrayEquals(hmacSm3(KEY, data), mac.doFinal(data));
     }
 
     static byte[] doFinal(SM3Digest bc) {
