@@ -108,7 +108,8 @@ class AssistedAlgorithmsTest {
     @Test
     void theHmacEncryptorIsHmacSm3UnderItsKey() {
         for (String key : List.of("k", "a secret of 32 bytes, or longer.", "密钥".repeat(40))) {
-            EncryptAlgorithm hmac = TypedSPILoader.getService(EncryptAlgorithm.class, "HMAC_SM3", props("hmac-sm3-key", key));
+            EncryptAlgorithm hmac = TypedSPILoader.getService(EncryptAlgorithm.class, "HMAC_SM3",
+                    props("hmac-sm3-key", key));
             assertInstanceOf(HmacSM3AssistedEncryptAlgorithm.class, hmac);
             assertFalse(hmac.getMetaData().isSupportDecrypt());
             assertTrue(hmac.getMetaData().isSupportEquivalentFilter());
@@ -174,7 +175,8 @@ class AssistedAlgorithmsTest {
                     Random random = new Random(seed);
                     int n = 0;
                     for (; n < 2000; n++) {
-                        String value = n % 2 == 0 ? RealisticValues.idNumber(random) : RealisticValues.phoneNumber(random);
+                        String value = n % 2 == 0 ? RealisticValues.idNumber(random)
+                                : RealisticValues.phoneNumber(random);
                         assertEquals(BouncyCastleReference.pluginSm3(value, "Q7x2Lm9p"), sm3.encrypt(value, null));
                         int k = random.nextInt(keys.length);
                         assertEquals(BouncyCastleReference.hmacSm3(keys[k], value), hmacs.get(k).encrypt(value, null));

@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The algorithms while the library's native calls fail one at a time (the library's test seam, {@link Faults}):
  * every failable call that a value makes fails in turn, and each time the value either fails with
- * ShardingSphere's {@link AlgorithmExecuteException} with the library's exception suppressed, or is right, and the values
- * after it (the same and others, each algorithm) are right. Then the same through ShardingSphere-JDBC: a failed
- * call fails its statement with an {@link SQLException} and the next statements store the right values. Runs in
- * a Surefire execution of its own, since the failing backend must be installed before anything in the JVM
- * loads libcrypto.
+ * ShardingSphere's {@link AlgorithmExecuteException} with the library's exception suppressed, or is right, and
+ * the values after it (the same and others, each algorithm) are right. Then the same through
+ * ShardingSphere-JDBC: a failed call fails its statement with an {@link SQLException} and the next statements
+ * store the right values. Runs in a Surefire execution of its own, since the failing backend must be installed
+ * before anything in the JVM loads libcrypto.
  */
 class AssistedValuesFailuresTest {
     private static final HexFormat HEX = HexFormat.of();
@@ -75,10 +75,12 @@ class AssistedValuesFailuresTest {
             nextValues.run();
             String size = value.length() + " characters";
             outcomes.add(FailEachCall.run("SM3, " + size, raw(sm3, value),
-                    HEX.parseHex(BouncyCastleReference.pluginSm3(value, SALT)), AssistedValuesFailuresTest::isAlgorithmFailure,
+                    HEX.parseHex(BouncyCastleReference.pluginSm3(value, SALT)),
+                    AssistedValuesFailuresTest::isAlgorithmFailure,
                     nextValues));
             outcomes.add(FailEachCall.run("HMAC_SM3, " + size, raw(hmac, value),
-                    HEX.parseHex(BouncyCastleReference.hmacSm3(KEY, value)), AssistedValuesFailuresTest::isAlgorithmFailure,
+                    HEX.parseHex(BouncyCastleReference.hmacSm3(KEY, value)),
+                    AssistedValuesFailuresTest::isAlgorithmFailure,
                     nextValues));
             outcomes.add(FailEachCall.run("HMAC_SM3 with a long key, " + size, raw(longKeyHmac, value),
                     HEX.parseHex(BouncyCastleReference.hmacSm3(LONG_KEY, value)),
@@ -110,19 +112,22 @@ class AssistedValuesFailuresTest {
             String phone = RealisticValues.phoneNumber(random);
             byte[] expected = HEX.parseHex(BouncyCastleReference.pluginSm3(idNumber, EncryptRuleDatabase.SALT)
                     + BouncyCastleReference.hmacSm3(EncryptRuleDatabase.KEY, phone));
-            Supplier<byte[]> insert = () -> stored(database, insertRow(database, ids.incrementAndGet(), idNumber, phone));
+            Supplier<byte[]> insert =
+                    () -> stored(database, insertRow(database, ids.incrementAndGet(), idNumber, phone));
             Runnable nextRows = () -> {
                 for (int i = 0; i < 2; i++) {
                     String otherPhone = RealisticValues.phoneNumber(random);
                     byte[] stored = stored(database, insertRow(database, ids.incrementAndGet(), idNumber, otherPhone));
                     assertEquals(BouncyCastleReference.pluginSm3(idNumber, EncryptRuleDatabase.SALT)
-                            + BouncyCastleReference.hmacSm3(EncryptRuleDatabase.KEY, otherPhone), HEX.formatHex(stored));
+                            + BouncyCastleReference.hmacSm3(EncryptRuleDatabase.KEY, otherPhone),
+                            HEX.formatHex(stored));
                 }
             };
             insert.get();
             nextRows.run();
             FailEachCall.Outcome outcome = FailEachCall.run("INSERT through ShardingSphere-JDBC", insert, expected,
-                    e -> e instanceof StatementFailed && e.getCause().getMessage().contains("execute failed"), nextRows);
+                    e -> e instanceof StatementFailed && e.getCause().getMessage().contains("execute failed"),
+                    nextRows);
             System.out.println("AssistedValuesFailuresTest: " + outcome);
             assertTrue(outcome.failedRows() > 0);
         }

@@ -78,7 +78,8 @@ class EncryptRuleEndToEndTest {
     void theStoredAssistedColumnsAreTheReferenceValues() throws SQLException {
         int rows = 0;
         try (Statement s = h2.createStatement();
-             ResultSet stored = s.executeQuery("SELECT id, id_number_cipher, id_number_sm3, phone_cipher, phone_hmac FROM t_person")) {
+             ResultSet stored = s.executeQuery(
+                     "SELECT id, id_number_cipher, id_number_sm3, phone_cipher, phone_hmac FROM t_person")) {
             while (stored.next()) {
                 String[] plain = WRITTEN.get(stored.getInt("id"));
                 assertEquals(BouncyCastleReference.pluginSm3(plain[0], SALT), stored.getString("id_number_sm3"));
@@ -108,7 +109,8 @@ class EncryptRuleEndToEndTest {
             }
             assertTrue(expected.values().stream().anyMatch(ids -> ids.size() > 1), columns[c] + ": no repeated value");
             for (Map.Entry<String, Set<Integer>> value : expected.entrySet()) {
-                assertEquals(value.getValue(), idsWhere(columns[c], value.getKey()), columns[c] + " = " + value.getKey());
+                assertEquals(value.getValue(), idsWhere(columns[c], value.getKey()),
+                        columns[c] + " = " + value.getKey());
             }
         }
         Random random = new Random(8);
@@ -152,7 +154,8 @@ class EncryptRuleEndToEndTest {
                 assertEquals(BouncyCastleReference.hmacSm3(KEY, after), row.getString(1));
             }
         } finally {
-            try (PreparedStatement update = shardingSphere.prepareStatement("UPDATE t_person SET phone = ? WHERE id = ?")) {
+            try (PreparedStatement update = shardingSphere.prepareStatement(
+                    "UPDATE t_person SET phone = ? WHERE id = ?")) {
                 update.setString(1, before);
                 update.setInt(2, 3);
                 update.executeUpdate();
@@ -162,7 +165,8 @@ class EncryptRuleEndToEndTest {
 
     private static Set<Integer> idsWhere(String column, String value) throws SQLException {
         Set<Integer> ids = new TreeSet<>();
-        try (PreparedStatement query = shardingSphere.prepareStatement("SELECT id FROM t_person WHERE " + column + " = ?")) {
+        try (PreparedStatement query = shardingSphere.prepareStatement(
+                "SELECT id FROM t_person WHERE " + column + " = ?")) {
             query.setString(1, value);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {

@@ -25,7 +25,8 @@ final class RealisticValues {
     static String text(Random random, int length) {
         StringBuilder text = new StringBuilder(length);
         while (text.length() < length) {
-            text.append(random.nextInt(4) == 0 ? (char) (0x4e00 + random.nextInt(0x5000)) : (char) (' ' + random.nextInt(95)));
+            text.append(random.nextInt(4) == 0 ? (char) (0x4e00 + random.nextInt(0x5000))
+                    : (char) (' ' + random.nextInt(95)));
         }
         return text.toString();
     }

@@ -41,8 +41,8 @@ class UnavailableLibCryptoTest {
         assertEquals(3, refusals.size(), output);
         for (String refusal : refusals) {
             assertTrue(refusal.contains("AlgorithmInitializationException"), output);
-            assertTrue(refusal.contains("initialization failed, reason is: SM3 from OpenSSL is unavailable in this JVM: "),
-                    output);
+            assertTrue(refusal.contains(
+                    "initialization failed, reason is: SM3 from OpenSSL is unavailable in this JVM: "), output);
             assertTrue(refusal.contains(MISSING), output);
         }
     }
@@ -63,7 +63,8 @@ class UnavailableLibCryptoTest {
                 load.run();
                 System.out.println("loaded");
             } catch (RuntimeException e) {
-                System.out.println("refused: " + e.getClass().getSimpleName() + ": " + e.getMessage().replace('\n', ' '));
+                System.out.println("refused: " + e.getClass().getSimpleName() + ": "
+                        + e.getMessage().replace('\n', ' '));
                 status = FAILED;
             }
         }
