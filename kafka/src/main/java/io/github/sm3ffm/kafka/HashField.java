@@ -102,6 +102,7 @@ public abstract class HashField<R extends ConnectRecord<R>> implements Transform
 
     @Override
     public void configure(Map<String, ?> props) {
+        close(); // a key of an earlier configuration is zeroed
         SimpleConfig config = new SimpleConfig(CONFIG_DEF, props);
         fields = Set.copyOf(config.getList(FIELDS_CONFIG));
         encoding = BASE64.equals(config.getString(ENCODING_CONFIG)) ? Base64.getEncoder()::encodeToString
