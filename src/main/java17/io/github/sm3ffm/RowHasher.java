@@ -8,6 +8,10 @@ package io.github.sm3ffm;
 public final class RowHasher {
     /** The length of an SM3 digest and of an HMAC-SM3 tag: 32 bytes. */
     public static final int DIGEST_LENGTH = 32;
+    /** The real class's refusal of an empty key, which {@link #checkKeyLength} gives here too. */
+    public static final String EMPTY_KEY = "the key is empty. RFC 2104 defines HMAC for an empty key, but it is"
+            + " refused, as SecretKeySpec and Trino's hmac_sha256 refuse one: an empty key is almost always a missing"
+            + " one";
 
     private static final RowHasher SHARED = new RowHasher();
 
@@ -21,6 +25,18 @@ public final class RowHasher {
      */
     public static RowHasher of() {
         return SHARED;
+    }
+
+    /**
+     * Refuses an empty key, as on JDK 22 and later: it reads no native code, so it works here.
+     *
+     * @param keyLength a key's length in bytes
+     * @throws IllegalArgumentException with the message {@link #EMPTY_KEY} if {@code keyLength} is 0
+     */
+    public static void checkKeyLength(int keyLength) {
+        if (keyLength == 0) {
+            throw new IllegalArgumentException(EMPTY_KEY);
+        }
     }
 
     /**

@@ -17,6 +17,9 @@ public final class SM3Provider extends Provider {
     /** The provider name, as used in {@code getInstance(algorithm, "SM3FFM")}. */
     public static final String NAME = "SM3FFM";
 
+    /** The property the real provider reads; here nothing serves either way. */
+    public static final String REQUIRED_PROPERTY = "sm3ffm.required";
+
     /** A provider without services, whose information says why. */
     public SM3Provider() {
         super(NAME, libraryVersion(), NAME + " offers no service: " + reason());
