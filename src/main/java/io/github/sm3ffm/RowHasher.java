@@ -1,21 +1,15 @@
 package io.github.sm3ffm;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import io.github.sm3ffm.internal.concurrent.StripedSlots;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.security.ProviderException;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.locks.StampedLock;
 import javax.crypto.Mac;
-import javax.crypto.SecretKey;
 
 /**
  * SM3 and HMAC-SM3 of byte ranges, one call per record: what a SQL function computes for each row, or any
@@ -34,9 +28,10 @@ import javax.crypto.SecretKey;
  * {@code HexFormat} and {@code java.util} do: a null array is a {@link NullPointerException}; a range that is
  * not inside its array, or an output array without {@value #DIGEST_LENGTH} bytes from its offset, an
  * {@link IndexOutOfBoundsException} ({@link Objects#checkFromIndexSize}); an empty range of data is a message
- * of no bytes. An empty key is an {@link IllegalArgumentException}, as {@code javax.crypto.spec.SecretKeySpec}
- * refuses one (RFC 2104 defines HMAC for it, and {@code Mac.getInstance("HmacSM3")} accepts a key object whose
- * encoding is empty). Nothing is read or written before the arguments have been checked.
+ * of no bytes. An empty key is an {@link IllegalArgumentException} ({@link #checkKeyLength}), as
+ * {@code javax.crypto.spec.SecretKeySpec} refuses one (RFC 2104 defines HMAC for it, and
+ * {@code Mac.getInstance("HmacSM3")} accepts a key object whose encoding is empty). Nothing is read or written
+ * before the arguments have been checked.
  *
  * <h2>Failures</h2>
  * When OpenSSL cannot compute SM3 in this JVM, every call throws a {@link ProviderException} whose message
@@ -63,18 +58,25 @@ import javax.crypto.SecretKey;
 public final class RowHasher {
     /** The length of an SM3 digest and of an HMAC-SM3 tag: 32 bytes. */
     public static final int DIGEST_LENGTH = 32;
+    /**
+     * Why an empty key is refused: the message of the {@link IllegalArgumentException} that
+     * {@link #checkKeyLength} and the {@code hmacSm3} methods throw for one.
+     */
+    public static final String EMPTY_KEY = "the key is empty. RFC 2104 defines HMAC for an empty key, but it is"
+            + " refused, as SecretKeySpec and Trino's hmac_sha256 refuse one: an empty key is almost always a missing"
+            + " one";
     /** How many keys' HMAC states an instance keeps. */
     static final int CACHED_KEYS = 16;
 
     private static final RowHasher SHARED = new RowHasher(new SM3Provider(), CACHED_KEYS, idlePerPool());
 
     private final Provider provider;
-    private final Slots<MessageDigest> digests;
+    private final StripedSlots<MessageDigest> digests;
     private final KeyCache macs;
 
     RowHasher(Provider provider, int cachedKeys, int idlePerPool) {
         this.provider = provider;
-        this.digests = new Slots<>(idlePerPool);
+        this.digests = new StripedSlots<>(idlePerPool, idlePerPool);
         this.macs = new KeyCache(cachedKeys, idlePerPool);
     }
 
@@ -90,7 +92,7 @@ public final class RowHasher {
 
     /**
      * Idle instances kept per pool: twice the processors, so a busy machine's threads seldom make one, as a power
-     * of two (a thread's first slot is then a mask of its id, not a division).
+     * of two (a thread's first slot is then a mask, not a division).
      */
     private static int idlePerPool() {
         int wanted = Math.clamp(2L * Runtime.getRuntime().availableProcessors(), 4, 32);
@@ -182,12 +184,10 @@ public final class RowHasher {
         Objects.checkFromIndexSize(keyOffset, keyLength, key.length);
         Objects.checkFromIndexSize(offset, length, data.length);
         Objects.checkFromIndexSize(outOffset, DIGEST_LENGTH, out.length);
-        if (keyLength == 0) {
-            throw new IllegalArgumentException("Empty key");
-        }
+        checkKeyLength(keyLength);
         long tag = macs.tag(key, keyOffset, keyLength);
-        Entry entry = macs.find(tag, key, keyOffset, keyLength);
-        Mac mac = entry == null ? null : entry.idle.take();
+        CachedKey entry = macs.find(tag, key, keyOffset, keyLength);
+        Mac mac = entry == null ? null : entry.take();
         if (mac == null) {
             mac = newMac(key, keyOffset, keyLength);
             if (entry == null) {
@@ -206,8 +206,22 @@ public final class RowHasher {
             if (clean) {
                 entry.giveBack(mac);
             } else {
-                forget(mac);
+                RowKey.forget(mac);
             }
+        }
+    }
+
+    /**
+     * Refuses an empty key, as the {@code hmacSm3} methods do before they read anything: for a caller that checks a
+     * row's key before it copies or converts it, and wraps the refusal in its own exception (a SQL function's
+     * message is its name, {@code ": "} and this one's).
+     *
+     * @param keyLength a key's length in bytes
+     * @throws IllegalArgumentException with the message {@link #EMPTY_KEY} if {@code keyLength} is 0
+     */
+    public static void checkKeyLength(int keyLength) {
+        if (keyLength == 0) {
+            throw new IllegalArgumentException(EMPTY_KEY);
         }
     }
 
@@ -247,261 +261,5 @@ public final class RowHasher {
         String reason = SM3Provider.unavailability().map(Exception::getMessage).orElse(e.getMessage());
         return new ProviderException("SM3 from OpenSSL is unavailable in this JVM (" + provider.getName() + "): "
                 + reason, e);
-    }
-
-    /**
-     * Zeroes the pads a {@code Mac} keeps (a new key of one byte replaces them, with no native call) before it
-     * is dropped; its native context goes back to the provider's pool, which clears it, when the GC finds it.
-     */
-    static void forget(Mac mac) {
-        try {
-            mac.init(new RowKey(new byte[1]));
-        } catch (GeneralSecurityException | RuntimeException e) {
-            // Dropped all the same.
-        }
-    }
-
-    /**
-     * A key over an array the caller owns: unlike {@code SecretKeySpec}, which keeps a copy that nothing zeroes,
-     * it hands out copies only, and the provider's {@code Mac} zeroes the copy it takes.
-     */
-    static final class RowKey implements SecretKey {
-        private static final long serialVersionUID = 1L;
-        final transient byte[] bytes;
-
-        RowKey(byte[] bytes) {
-            this.bytes = bytes;
-        }
-
-        @Override
-        public String getAlgorithm() {
-            return "HmacSM3";
-        }
-
-        @Override
-        public String getFormat() {
-            return "RAW";
-        }
-
-        @Override
-        public byte[] getEncoded() {
-            return bytes.clone();
-        }
-    }
-
-    /**
-     * A bounded lock-free set of idle instances: {@link #take} and {@link #give} each cost one atomic operation
-     * when they find a slot at once, and a thread starts looking at a slot of its own, so that threads whose ids
-     * are consecutive never meet on one. Slot {@code i} is array element {@code (i + 1) * STRIDE}: 32 references
-     * span at least 128 bytes, so no two slots, nor the first slot and the array's header (whose length every
-     * access reads), share a cache line or the pair of lines that x86 CPUs fetch together, as in the provider's
-     * own context pool.
-     */
-    static final class Slots<T> {
-        private static final int STRIDE = 32;
-        private final AtomicReferenceArray<T> slots;
-        private final int count;
-
-        /** {@code count}: a power of two. */
-        Slots(int count) {
-            if (Integer.bitCount(count) != 1) {
-                throw new IllegalArgumentException("not a power of two: " + count);
-            }
-            this.count = count;
-            this.slots = new AtomicReferenceArray<>((count + 1) * STRIDE);
-        }
-
-        T take() {
-            int start = home();
-            for (int i = 0; i < count; i++) {
-                int at = slot(start + i);
-                if (slots.getPlain(at) != null) {
-                    T t = slots.getAndSet(at, null);
-                    if (t != null) {
-                        return t;
-                    }
-                }
-            }
-            return null;
-        }
-
-        /** Keeps {@code t} if a slot is free; false if not, and the caller drops it. */
-        boolean give(T t) {
-            int start = home();
-            for (int i = 0; i < count; i++) {
-                int at = slot(start + i);
-                if (slots.getPlain(at) == null && slots.compareAndSet(at, null, t)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        private int home() {
-            return (int) Thread.currentThread().threadId();
-        }
-
-        private int slot(int i) {
-            return ((i & (count - 1)) + 1) * STRIDE;
-        }
-    }
-
-    /** One cached key: a copy kept to compare rows' keys with, and its idle keyed {@code Mac}s. */
-    static final class Entry {
-        final byte[] key;
-        final long tag;
-        final Slots<Mac> idle;
-        private volatile boolean evicted;
-
-        Entry(byte[] key, long tag, int idle) {
-            this.key = key;
-            this.tag = tag;
-            this.idle = new Slots<>(idle);
-        }
-
-        void giveBack(Mac mac) {
-            if (evicted || !idle.give(mac)) {
-                forget(mac);
-            } else if (evicted) {
-                // Evicted while it went in: the eviction's drain may have run before it.
-                drain();
-            }
-        }
-
-        /** Zeroes the key's copy; the caller holds the cache's write lock, so no lookup can trust what it read. */
-        void evict() {
-            evicted = true;
-            Arrays.fill(key, (byte) 0);
-        }
-
-        void drain() {
-            for (Mac m; (m = idle.take()) != null; ) {
-                forget(m);
-            }
-        }
-
-        boolean isEvicted() {
-            return evicted;
-        }
-    }
-
-    /**
-     * The cached keys, in a fixed array replaced first in, first out. Lookups take no lock: they read under a
-     * {@link StampedLock}'s optimistic stamp and trust what they found only if no writer came in between (an
-     * eviction zeroes a key's copy under the write lock), so a hit costs no atomic write.
-     */
-    static final class KeyCache {
-        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-                ByteOrder.LITTLE_ENDIAN);
-        private final StampedLock lock = new StampedLock();
-        private final Entry[] entries;
-        private final int idlePerKey;
-        private final long secret = new SecureRandom().nextLong();
-        /** The next slot to replace; under the write lock. */
-        private int next;
-
-        KeyCache(int keys, int idlePerKey) {
-            this.entries = new Entry[keys];
-            this.idlePerKey = idlePerKey;
-        }
-
-        /**
-         * A hash of the key under this cache's secret: the lookups compare these first, so their time depends on
-         * the key only through values an observer cannot compute.
-         */
-        long tag(byte[] key, int offset, int length) {
-            long h = secret ^ length;
-            int i = 0;
-            for (; i + Long.BYTES <= length; i += Long.BYTES) {
-                h = mix(h ^ (long) LONGS.get(key, offset + i));
-            }
-            long last = 0;
-            for (; i < length; i++) {
-                last = last << 8 | (key[offset + i] & 0xff);
-            }
-            return mix(h ^ last);
-        }
-
-        private static long mix(long h) {
-            h *= 0x9e3779b97f4a7c15L;
-            h ^= h >>> 32;
-            h *= 0xbf58476d1ce4e5b9L;
-            return h ^ h >>> 29;
-        }
-
-        /** The key's entry, or null. */
-        Entry find(long tag, byte[] key, int offset, int length) {
-            long stamp = lock.tryOptimisticRead();
-            Entry hit = scan(tag, key, offset, length);
-            if (lock.validate(stamp)) {
-                return hit;
-            }
-            stamp = lock.readLock();
-            try {
-                return scan(tag, key, offset, length);
-            } finally {
-                lock.unlockRead(stamp);
-            }
-        }
-
-        private Entry scan(long tag, byte[] key, int offset, int length) {
-            for (Entry e : entries) {
-                if (e != null && e.tag == tag && sameBytes(e.key, key, offset, length)) {
-                    return e;
-                }
-            }
-            return null;
-        }
-
-        /**
-         * Adds the key (copied) unless another thread has; evicts the oldest entry when full, and drains its idle
-         * {@code Mac}s once the lock is released.
-         */
-        Entry add(long tag, byte[] key, int offset, int length) {
-            Entry victim;
-            Entry added;
-            long stamp = lock.writeLock();
-            try {
-                Entry present = scan(tag, key, offset, length);
-                if (present != null) {
-                    return present;
-                }
-                added = new Entry(Arrays.copyOfRange(key, offset, offset + length), tag, idlePerKey);
-                victim = entries[next];
-                entries[next] = added;
-                next = next + 1 == entries.length ? 0 : next + 1;
-                if (victim != null) {
-                    victim.evict();
-                }
-            } finally {
-                lock.unlockWrite(stamp);
-            }
-            if (victim != null) {
-                victim.drain();
-            }
-            return added;
-        }
-
-        /** The entries, for tests. */
-        Entry[] entries() {
-            long stamp = lock.readLock();
-            try {
-                return entries.clone();
-            } finally {
-                lock.unlockRead(stamp);
-            }
-        }
-
-        /** Equal bytes, in a time that depends on the lengths only, as {@link MessageDigest#isEqual} takes. */
-        private static boolean sameBytes(byte[] cached, byte[] key, int offset, int length) {
-            if (cached.length != length) {
-                return false;
-            }
-            int difference = 0;
-            for (int i = 0; i < length; i++) {
-                difference |= cached[i] ^ key[offset + i];
-            }
-            return difference == 0;
-        }
     }
 }

@@ -16,6 +16,8 @@ import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidParameterException;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
+import java.security.ProviderException;
+import java.security.Security;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,10 +66,27 @@ import java.util.Properties;
  * {@code libcrypto.so.3}); {@code -Dsm3ffm.libcrypto.path=FILE} names the one file to load instead.
  *
  * <h2>When OpenSSL cannot serve SM3</h2>
- * Constructing and registering the provider always works. When libcrypto or its SM3 cannot be used,
- * {@code MessageDigest.getInstance("SM3", "SM3FFM")} throws {@link NoSuchAlgorithmException} whose cause
- * says why, and a provider-less {@code getInstance("SM3")} moves on to the next provider;
- * {@link #isAvailable()} and {@link #unavailability()} answer the same question in code.
+ * Constructing and registering the provider always works, and maps no native library into the process:
+ * libcrypto is loaded when one of its services is first used, or when {@link #getInfo()},
+ * {@link #isAvailable()} or {@link #unavailability()} is asked (so GraalVM native-image can register the
+ * provider at build time, when no native state may enter the image heap). When libcrypto or its SM3 cannot be
+ * used, {@code MessageDigest.getInstance("SM3", "SM3FFM")} throws {@link NoSuchAlgorithmException} whose cause
+ * says why, and a provider-less {@code getInstance("SM3")} moves on to the next provider.
+ *
+ * <h2>Start-up checks</h2>
+ * An application that must compute with OpenSSL, never with a provider further down the list, can say so at
+ * start-up:
+ * {@snippet :
+ * SM3Provider.install();          // SM3FFM first, before every JDK provider; idempotent
+ * SM3Provider.assertAvailable();  // ProviderException with the reason, if OpenSSL cannot serve SM3
+ * if (!SM3Provider.isAvailable()) { ... }  // or decide without an exception
+ * }
+ * With {@code -Dsm3ffm.required=true}, or the security property {@code sm3ffm.required=true} (in a file given
+ * with {@code -Djava.security.properties=FILE}, such as {@code docs/sm3ffm.security}, which puts SM3FFM first
+ * and keeps every JDK provider), a JCA call that reaches SM3FFM's service while OpenSSL cannot serve it throws
+ * {@link ProviderException} saying so, with the reason as its cause, instead of moving on to the next provider;
+ * {@code Mac} included, which would otherwise move on at {@code init}. The property does not reorder
+ * providers: a provider registered ahead of SM3FFM serves the algorithm as before.
  *
  * <p>{@link #getVersionStr()} is the library's version, the same as the {@code Implementation-Version} in
  * the jar's manifest.
@@ -80,12 +99,21 @@ public final class SM3Provider extends Provider {
     public static final String NAME = "SM3FFM";
 
     /**
-     * Constructs the provider and registers its services with it. The first construction in a JVM loads
-     * libcrypto to name it in {@link #getInfo()}; when it cannot be loaded, the provider is constructed all
-     * the same and its services say why they are unavailable.
+     * System and security property: {@code true} makes a lookup of SM3FFM's services fail with the reason
+     * when OpenSSL cannot serve them, instead of letting the JCA move on to the next provider.
+     */
+    public static final String REQUIRED_PROPERTY = "sm3ffm.required";
+
+    private static final String INFO_PROPERTY = "Provider.id info";
+    private static final Object INSTALL_LOCK = new Object();
+
+    /**
+     * Constructs the provider and registers its services with it, without loading libcrypto: that waits
+     * for the first use of a service. When it cannot be loaded then, its services say why they are
+     * unavailable.
      */
     public SM3Provider() {
-        super(NAME, libraryVersion(), info());
+        super(NAME, libraryVersion(), services() + " from OpenSSL libcrypto through the FFM API");
         List<String> hmacAliases = List.of("HMAC-SM3", "HMAC/SM3", "SM3HMac", "1.2.156.10197.1.401.2",
                 "OID.1.2.156.10197.1.401.2");
         List<ServiceEntry> services = new ArrayList<>(List.of(
@@ -122,20 +150,97 @@ public final class SM3Provider extends Provider {
         return Algorithm.SM3.unavailability().map(Exception.class::cast);
     }
 
-    /** Every service, and the libcrypto that computes them (or why none can). */
-    private static String info() {
+    /**
+     * Puts SM3FFM first in the JVM's provider list, ahead of every JDK provider: registers it at position 1,
+     * moves it there when it is registered further down, and does nothing when it is first already. Safe to
+     * call from several threads and more than once.
+     */
+    public static void install() {
+        synchronized (INSTALL_LOCK) {
+            Provider[] providers = Security.getProviders();
+            if (providers.length > 0 && providers[0].getName().equals(NAME)) {
+                return;
+            }
+            Provider registered = Security.getProvider(NAME);
+            if (registered != null) {
+                Security.removeProvider(NAME);
+            }
+            Security.insertProviderAt(registered != null ? registered : new SM3Provider(), 1);
+        }
+    }
+
+    /**
+     * Fails unless SM3 can be computed here: a start-up check for applications that must not run without it.
+     *
+     * @throws ProviderException whose message is the reason, with {@link #unavailability()}'s exception as
+     *         its cause
+     */
+    public static void assertAvailable() {
+        Optional<Exception> reason = unavailability();
+        if (reason.isPresent()) {
+            throw new ProviderException(reason.get().getMessage(), reason.get());
+        }
+    }
+
+    /**
+     * Every service, and the libcrypto that computes them, or why none can. Loads libcrypto if no service
+     * has loaded it yet.
+     */
+    @Override
+    public String getInfo() {
+        try {
+            String query = LibCrypto.propertyQuery();
+            return services() + " from " + LibCrypto.version() + " (" + LibCrypto.path() + ")"
+                    + (query == null ? "" : ", properties \"" + query + "\"") + " through the FFM API";
+        } catch (LibCryptoUnavailableException e) {
+            return super.getInfo() + " (unavailable: " + e.getMessage() + ")";
+        }
+    }
+
+    // The JDK stores the info given to the constructor under this key; the one that names the library is known
+    // only once it is loaded.
+    @Override
+    public Object get(Object key) {
+        return INFO_PROPERTY.equals(key) ? getInfo() : super.get(key);
+    }
+
+    @Override
+    public String getProperty(String key) {
+        return INFO_PROPERTY.equals(key) ? getInfo() : super.getProperty(key);
+    }
+
+    /**
+     * The service, as {@link Provider#getService} finds it; when {@value #REQUIRED_PROPERTY} is set and OpenSSL
+     * cannot serve it, a {@link ProviderException} with the reason, so that the JCA, which moves on to the next
+     * provider only while lookups succeed, stops here.
+     */
+    @Override
+    public Service getService(String type, String algorithm) {
+        Service service = super.getService(type, algorithm);
+        if (service instanceof NativeService nativeService && Required.VALUE) {
+            Optional<LibCryptoUnavailableException> reason = nativeService.entry.algorithm().unavailability();
+            if (reason.isPresent()) {
+                throw new ProviderException(NAME + " is required (" + REQUIRED_PROPERTY + "=true) but cannot serve "
+                        + type + " " + service.getAlgorithm() + ": " + reason.get().getMessage(), reason.get());
+            }
+        }
+        return service;
+    }
+
+    /** Whether {@value #REQUIRED_PROPERTY} is true, as a system property or else as a security property; read once. */
+    private static final class Required {
+        static final boolean VALUE = Boolean.parseBoolean(Optional.ofNullable(System.getProperty(REQUIRED_PROPERTY))
+                .orElseGet(() -> Security.getProperty(REQUIRED_PROPERTY)));
+    }
+
+    /** The services, by name and type. */
+    private static String services() {
         StringBuilder services = new StringBuilder(
                 "SM3 MessageDigest, HmacSM3 Mac and KeyGenerator, PBKDF2WithHmacSM3 SecretKeyFactory");
         for (ServiceEntry kdf : KdfEngines.all()) {
             services.append(", ").append(kdf.name()).append(" KDF");
         }
-        try {
-            String query = LibCrypto.propertyQuery();
-            return services + " from " + LibCrypto.version() + " (" + LibCrypto.path() + ")"
-                    + (query == null ? "" : ", properties \"" + query + "\"") + " through the FFM API";
-        } catch (LibCryptoUnavailableException e) {
-            return services + " from OpenSSL libcrypto through the FFM API (unavailable: " + e.getMessage() + ")";
-        }
+        return services.toString();
     }
 
     private static String libraryVersion() {

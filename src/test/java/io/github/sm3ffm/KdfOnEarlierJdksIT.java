@@ -10,15 +10,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The jar's base classes alone, as JDK 22-24 run them: {@code -Djdk.util.jar.enableMultiRelease=false} makes
- * this JDK ignore META-INF/versions/25. Then there is no KDF service, and everything else works; with the
- * versioned part, both KDFs are there. On the class path and on the module path.
+ * The jar as JDK 22-24 run it: {@code -Djdk.util.jar.version=24} makes this JDK read META-INF/versions/22 and
+ * ignore META-INF/versions/25. Then there is no KDF service, and everything else works; with every version,
+ * both KDFs are there. On the class path and on the module path.
  */
 class KdfOnEarlierJdksIT {
-    private static ChildJvm.Result probe(boolean modulePath, boolean multiRelease) throws Exception {
+    /** {@code jarVersion}: the JDK release whose view of the multi-release jar this JDK takes. */
+    private static ChildJvm.Result probe(boolean modulePath, int jarVersion) throws Exception {
         String jar = ChildJvm.packagedJar().toAbsolutePath().toString();
         String tests = Path.of("target", "test-classes").toAbsolutePath().toString();
-        List<String> command = new java.util.ArrayList<>(List.of("-Djdk.util.jar.enableMultiRelease=" + multiRelease));
+        List<String> command = new java.util.ArrayList<>(List.of("-Djdk.util.jar.version=" + jarVersion));
         if (modulePath) {
             command.addAll(List.of("--module-path", jar, "--add-modules", "io.github.sm3ffm",
                     "--enable-native-access=io.github.sm3ffm", "-cp", tests));
@@ -30,9 +31,9 @@ class KdfOnEarlierJdksIT {
     }
 
     @Test
-    void baseClassesGiveEverythingButTheKdfs() throws Exception {
+    void jdk22ClassesGiveEverythingButTheKdfs() throws Exception {
         for (boolean modulePath : new boolean[] {false, true}) {
-            ChildJvm.Result r = probe(modulePath, false);
+            ChildJvm.Result r = probe(modulePath, 24);
             String where = (modulePath ? "module path: " : "class path: ") + r.output();
             assertEquals(0, r.exitCode(), where);
             assertTrue(r.output().contains("module=" + (modulePath ? "io.github.sm3ffm" : "unnamed")), where);
@@ -46,9 +47,9 @@ class KdfOnEarlierJdksIT {
     }
 
     @Test
-    void versionedClassesAddTheKdfs() throws Exception {
+    void jdk25ClassesAddTheKdfs() throws Exception {
         for (boolean modulePath : new boolean[] {false, true}) {
-            ChildJvm.Result r = probe(modulePath, true);
+            ChildJvm.Result r = probe(modulePath, 25);
             String where = (modulePath ? "module path: " : "class path: ") + r.output();
             assertEquals(0, r.exitCode(), where);
             assertTrue(r.output().contains("kdfs=[HKDF-SM3, X963KDF-SM3]"), where);

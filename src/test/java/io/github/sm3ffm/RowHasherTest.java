@@ -7,15 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidAlgorithmParameterException;
-import java.security.InvalidKeyException;
-import java.security.Key;
-import java.security.NoSuchAlgorithmException;
-import java.security.Provider;
 import java.security.ProviderException;
-import java.security.spec.AlgorithmParameterSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -25,8 +18,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import javax.crypto.Mac;
-import javax.crypto.MacSpi;
 import org.bouncycastle.crypto.digests.SM3Digest;
 import org.bouncycastle.crypto.macs.HMac;
 import org.bouncycastle.crypto.params.KeyParameter;
@@ -124,7 +115,10 @@ class RowHasherTest {
         assertThrows(IndexOutOfBoundsException.class, () -> rows.hmacSm3(data, 0, 2, data, 0, 1, out, -1));
         IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
                 () -> rows.hmacSm3(data, 3, 0, data, 0, 1));
-        assertEquals("Empty key", empty.getMessage());
+        assertEquals(RowHasher.EMPTY_KEY, empty.getMessage());
+        empty = assertThrows(IllegalArgumentException.class, () -> RowHasher.checkKeyLength(0));
+        assertEquals(RowHasher.EMPTY_KEY, empty.getMessage());
+        RowHasher.checkKeyLength(1);
         // A bad range writes nothing.
         byte[] untouched = new byte[40];
         assertThrows(IndexOutOfBoundsException.class, () -> rows.hmacSm3(data, 0, 1, data, 0, 11, untouched, 0));
@@ -141,11 +135,10 @@ class RowHasherTest {
                 assertArrayEquals(bcHmac(key, 0, key.length, SOURCE, row, 100),
                         rows.hmacSm3(key, 0, key.length, SOURCE, row, 100));
             }
-            RowHasher.Entry[] entries = rows.macs().entries();
-            assertEquals(Math.min(k + 1, RowHasher.CACHED_KEYS),
-                    Arrays.stream(entries).filter(e -> e != null).count());
-            for (RowHasher.Entry e : entries) {
-                if (e != null && Arrays.equals(e.key, key) && !copies.contains(e.key)) {
+            List<CachedKey> entries = rows.macs().snapshot();
+            assertEquals(Math.min(k + 1, RowHasher.CACHED_KEYS), entries.size());
+            for (CachedKey e : entries) {
+                if (Arrays.equals(e.key, key) && !copies.contains(e.key)) {
                     copies.add(e.key);
                 }
             }
@@ -159,29 +152,8 @@ class RowHasherTest {
         // A key the cache holds is found: no second copy.
         byte[] last = "key number 39".getBytes(StandardCharsets.US_ASCII);
         rows.hmacSm3(last, 0, last.length, SOURCE, 0, 5);
-        assertSame(copies.get(39), Arrays.stream(rows.macs().entries())
-                .filter(e -> e != null && Arrays.equals(e.key, last)).findFirst().orElseThrow().key);
-    }
-
-    @Test
-    void idleSlotsKeepAsManyAsTheyHoldAndAThreadFindsItsOwnFirst() {
-        RowHasher.Slots<Object> slots = new RowHasher.Slots<>(4);
-        List<Object> given = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            Object o = new Object();
-            given.add(o);
-            assertTrue(slots.give(o), "slot " + i + " free");
-        }
-        assertFalse(slots.give(new Object()), "a fifth is refused, for the caller to drop");
-        Object first = slots.take();
-        assertSame(given.getFirst(), first, "a thread looks at its own slot first, where it gave its first back");
-        List<Object> rest = new ArrayList<>();
-        for (Object o; (o = slots.take()) != null; ) {
-            rest.add(o);
-        }
-        assertEquals(3, rest.size());
-        assertTrue(rest.containsAll(given.subList(1, 4)), "the others, each once");
-        assertThrows(IllegalArgumentException.class, () -> new RowHasher.Slots<>(6));
+        assertSame(copies.get(39), rows.macs().snapshot().stream()
+                .filter(e -> Arrays.equals(e.key, last)).findFirst().orElseThrow().key);
     }
 
     @Test
@@ -223,82 +195,9 @@ class RowHasherTest {
         }
     }
 
-    /**
-     * A provider whose {@code Mac} is SM3FFM's, except that it refuses (a {@code ProviderException} from
-     * {@code init}, as OpenSSL's failure gives) the keys that start with {@code 'B'}, and remembers every key
-     * object it was given.
-     */
-    static final class Refusing extends Provider {
-        private static final long serialVersionUID = 1L;
-        final transient List<RowHasher.RowKey> keys = new ArrayList<>();
-
-        Refusing() {
-            super("Refusing", "1", "SM3FFM's Mac, refusing some keys");
-            SM3Provider sm3 = new SM3Provider();
-            putService(new Service(this, "Mac", "HmacSM3", RefusingMac.class.getName(), null, null) {
-                @Override
-                public Object newInstance(Object parameter) throws NoSuchAlgorithmException {
-                    return new RefusingMac(Mac.getInstance("HmacSM3", sm3), keys);
-                }
-            });
-        }
-    }
-
-    static final class RefusingMac extends MacSpi {
-        private final Mac mac;
-        private final List<RowHasher.RowKey> seen;
-
-        RefusingMac(Mac mac, List<RowHasher.RowKey> seen) {
-            this.mac = mac;
-            this.seen = seen;
-        }
-
-        @Override
-        protected int engineGetMacLength() {
-            return 32;
-        }
-
-        @Override
-        protected void engineInit(Key key, AlgorithmParameterSpec params)
-                throws InvalidKeyException, InvalidAlgorithmParameterException {
-            synchronized (seen) {
-                seen.add((RowHasher.RowKey) key);
-            }
-            if (key.getEncoded()[0] == 'B') {
-                throw new ProviderException("refused as OpenSSL refuses: EVP_DigestUpdate failed");
-            }
-            mac.init(key, params);
-        }
-
-        @Override
-        protected void engineUpdate(byte input) {
-            mac.update(input);
-        }
-
-        @Override
-        protected void engineUpdate(byte[] input, int offset, int len) {
-            mac.update(input, offset, len);
-        }
-
-        @Override
-        protected void engineUpdate(ByteBuffer input) {
-            mac.update(input);
-        }
-
-        @Override
-        protected byte[] engineDoFinal() {
-            return mac.doFinal();
-        }
-
-        @Override
-        protected void engineReset() {
-            mac.reset();
-        }
-    }
-
     @Test
     void aRefusedKeyLeavesNoStaleKeyAndIsZeroed() {
-        Refusing provider = new Refusing();
+        WatchedMacProvider provider = new WatchedMacProvider();
         RowHasher rows = new RowHasher(provider, RowHasher.CACHED_KEYS, 4);
         byte[] a = "A's key".getBytes(StandardCharsets.US_ASCII);
         byte[] b = "B's key, refused".getBytes(StandardCharsets.US_ASCII);
@@ -307,10 +206,10 @@ class RowHasherTest {
                 () -> rows.hmacSm3(b, 0, b.length, SOURCE, 0, 64));
         assertTrue(refused.getMessage().contains("EVP_DigestUpdate failed"));
         // B's copy was zeroed, and B is not cached.
-        RowHasher.RowKey bKey = provider.keys.getLast();
+        RowKey bKey = provider.keys.getLast();
         assertEquals(b.length, bKey.bytes.length);
         assertArrayEquals(new byte[b.length], bKey.bytes);
-        assertFalse(Arrays.stream(rows.macs().entries()).anyMatch(e -> e != null && e.key.length == b.length));
+        assertFalse(rows.macs().snapshot().stream().anyMatch(e -> e.key.length == b.length));
         // A still gives A's tags, and another key its own.
         for (int row = 0; row < 5; row++) {
             assertArrayEquals(bcHmac(a, 0, a.length, SOURCE, row, 64), rows.hmacSm3(a, 0, a.length, SOURCE, row, 64));
@@ -318,7 +217,7 @@ class RowHasherTest {
         byte[] c = "C's key".getBytes(StandardCharsets.US_ASCII);
         assertArrayEquals(bcHmac(c, 0, c.length, SOURCE, 0, 64), rows.hmacSm3(c, 0, c.length, SOURCE, 0, 64));
         // Every key copy handed to the provider was zeroed once it had been used.
-        for (RowHasher.RowKey k : provider.keys) {
+        for (RowKey k : provider.keys) {
             assertArrayEquals(new byte[k.bytes.length], k.bytes);
         }
     }

@@ -234,6 +234,11 @@ public record Report(Map<String, Point> points, Map<Long, List<Double>> openssl,
     String markdown(boolean charts) {
         StringBuilder m = new StringBuilder("# sm3-ffm benchmarks\n\n").append(header()).append("\n\n");
         m.append("""
+                The implementations: sm3-ffm; BouncyCastle (`bcprov-jdk18on`), pure Java, the reference of every \
+                ratio; Tencent Kona SM Suite (`kona-crypto`), Tencent's JCA provider of the SM algorithms, in its two \
+                providers: *Kona, pure Java* (`KonaCrypto`) and *Kona, OpenSSL over JNI* (`KonaCrypto-Native`, with \
+                a libcrypto of its own); and *openssl speed*, OpenSSL's own loop (`openssl speed -evp sm3`).
+
                 ## Against BouncyCastle
 
                 The implementations take turns, one fork of each point per round. Speed-up over BouncyCastle: \

@@ -58,16 +58,14 @@ public final class SM3RowHasher {
     /**
      * HMAC-SM3 of a message under a key (the arguments in SQL's order), each a STRING's UTF-8 bytes or a BINARY
      * (the other overloads), as 64 lowercase hex characters; an empty key is an {@link IllegalArgumentException}
-     * naming the function.
+     * naming the function and giving the library's reason ({@link RowHasher#EMPTY_KEY}).
      */
     public UTF8String hmacSm3(UTF8String message, UTF8String key) {
-        if (key.numBytes() == 0) {
-            throw new IllegalArgumentException("hmac_sm3: the key is empty. RFC 2104 defines HMAC for an empty key,"
-                    + " but hmac_sm3 refuses one, as Trino's hmac_sha256 does: an empty key is almost always a missing one");
-        }
-        UTF8String k = onHeap(key);
-        UTF8String m = onHeap(message);
         try {
+            // Before an off-heap key or message is copied.
+            RowHasher.checkKeyLength(key.numBytes());
+            UTF8String k = onHeap(key);
+            UTF8String m = onHeap(message);
             return hex(ROWS.hmacSm3((byte[]) k.getBaseObject(), offsetIn(k), k.numBytes(),
                     (byte[]) m.getBaseObject(), offsetIn(m), m.numBytes()));
         } catch (RuntimeException e) {

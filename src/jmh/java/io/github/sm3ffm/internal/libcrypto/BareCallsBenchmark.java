@@ -33,10 +33,10 @@ public class BareCallsBenchmark extends TimedBenchmark {
         MemorySegment into;
 
         void start(int size) throws Throwable {
-            if (!DirectSm3.ENABLED) {
+            if (!BackendChoice.offer().direct()) {
                 throw new IllegalStateException("sm3-ffm does not call this libcrypto's SM3 provider directly");
             }
-            ctx = Backend.SELECTED.newContext();
+            ctx = BackendChoice.selected().newContext();
             message = arena.allocate(size).copyFrom(MemorySegment.ofArray(Providers.message(size)));
             int rc = (int) ProviderBackend.Functions.INIT.invokeExact(ctx, MemorySegment.NULL);
             if (rc != 1 || (int) ProviderBackend.Functions.UPDATE.invokeExact(ctx, message, (long) size) != 1) {
@@ -70,7 +70,7 @@ public class BareCallsBenchmark extends TimedBenchmark {
         @Setup
         public void setUp() throws Throwable {
             start(PerMessageBenchmark.TRANSCRIPT);
-            into = Backend.SELECTED.newContext();
+            into = BackendChoice.selected().newContext();
         }
     }
 
@@ -90,7 +90,7 @@ public class BareCallsBenchmark extends TimedBenchmark {
      */
     @Benchmark
     public MemorySegment copyIntoThenFinal(Transcript t) throws Throwable {
-        t.into = Backend.SELECTED.copy(t.ctx, t.into);
+        t.into = BackendChoice.selected().copy(t.ctx, t.into);
         int rc = (int) ProviderBackend.Functions.FINAL.invokeExact(t.into, t.out, t.outl, 32L);
         return rc == 1 ? t.out : MemorySegment.NULL;
     }

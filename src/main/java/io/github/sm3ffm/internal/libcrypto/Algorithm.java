@@ -1,5 +1,8 @@
 package io.github.sm3ffm.internal.libcrypto;
 
+import static io.github.sm3ffm.internal.libcrypto.KnownAnswers.SM3_ABC;
+import static io.github.sm3ffm.internal.libcrypto.KnownAnswers.differs;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -22,6 +25,8 @@ public enum Algorithm {
     SM3("SM3") {
         @Override
         String selfTest() throws LibCryptoUnavailableException {
+            // The backend is chosen before the first context: a choice that could not run throws, as a test does.
+            BackendChoice.selected();
             return sm3SelfTest();
         }
     },
@@ -59,8 +64,6 @@ public enum Algorithm {
     };
 
     private static final HexFormat HEX = HexFormat.of();
-    /** SM3("abc"), GB/T 32905-2016 Appendix A example 1: also what the provider's own functions must give. */
-    static final String SM3_ABC = "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0";
 
     private final String displayName;
     /** Empty when usable, else why not; null until decided. Package-private: tests set it to see what follows. */
@@ -287,16 +290,5 @@ public enum Algorithm {
         }
         return differs("KDF(x2 || y2, 152)", t, "006e30dae231b071dfad8aa379e90264491603",
                 "KDF with SharedInfo", x963.derive(z, info, 40), HEX.formatHex(expected));
-    }
-
-    /** The first of (what, got, expected hex) triples whose bytes differ, as "what gave ..."; else null. */
-    static String differs(Object... whatGotExpected) {
-        for (int i = 0; i < whatGotExpected.length; i += 3) {
-            byte[] got = (byte[]) whatGotExpected[i + 1];
-            if (!Arrays.equals(got, HEX.parseHex((String) whatGotExpected[i + 2]))) {
-                return whatGotExpected[i] + " gave " + HEX.formatHex(got);
-            }
-        }
-        return null;
     }
 }

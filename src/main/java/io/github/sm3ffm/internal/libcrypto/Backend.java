@@ -1,26 +1,19 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_clear_free;
-import static io.github.sm3ffm.internal.openssl.OpenSSL.CRYPTO_malloc;
-
 import java.lang.foreign.MemorySegment;
-import java.util.function.UnaryOperator;
 
 /**
  * The only door from the facade to native code once SM3 is loaded: the SM3 operations on one kind of native
  * context, the one way contexts of that kind are copied and cleared, and the native buffers beside them. Every
  * operation that can fail throws {@code ProviderException} carrying OpenSSL's error queue; frees cannot fail.
  *
- * <p>One backend is chosen once ({@link #SELECTED}, by {@link #choose}) and is a constant to the JIT, so a
- * hot path compiles to the chosen calls alone. Two implementations exist: {@link EvpBackend} ({@code EVP_Digest*}
- * on {@code EVP_MD_CTX}s) and {@link ProviderBackend} (the provider's own functions, in three ways of copying).
- * Tests put a decorator around the chosen one through a package-private seam ({@link Choice#decorate}), which
- * is how every call is made to fail in turn; production code has no check of its own for that.
+ * <p>One backend is chosen for the JVM ({@link BackendChoice}) and is a constant to the JIT, so a hot path compiles
+ * to the chosen calls alone. Two implementations exist: {@link EvpBackend} ({@code EVP_Digest*} on
+ * {@code EVP_MD_CTX}s) and {@link ProviderBackend} (the provider's own functions, in three ways of copying). Tests
+ * put a decorator around the chosen one, which is how every call is made to fail in turn. This interface knows
+ * nothing else of the facade: whatever chooses, checks or loads depends on it, never the other way.
  */
 interface Backend {
-    /** The backend every context of this JVM uses. */
-    Backend SELECTED = Choice.make();
-
     /** How SM3 is computed and its contexts copied, for messages and tests. */
     String description();
 
@@ -28,15 +21,10 @@ interface Backend {
      * {@code bytes} of zeroed native memory for a context's staging buffer; free it with {@link #release}. Zeroed
      * once here, so that the pool's wipes, which zero only what was written, leave the whole buffer zero.
      */
-    default MemorySegment allocate(long bytes) {
-        return OpenSSLErrors.allocated(CRYPTO_malloc(bytes, MemorySegment.NULL, 0), "CRYPTO_malloc").reinterpret(bytes)
-                .fill((byte) 0);
-    }
+    MemorySegment allocate(long bytes);
 
     /** Zeroes and frees what {@link #allocate} gave. */
-    default void release(MemorySegment buffer) {
-        CRYPTO_clear_free(buffer, buffer.byteSize(), MemorySegment.NULL, 0);
-    }
+    void release(MemorySegment buffer);
 
     /** A new context, not yet started. */
     MemorySegment newContext();
@@ -94,54 +82,4 @@ interface Backend {
      * call); {@code outl}, 8 bytes (heap or native), may receive the length written.
      */
     void finalInto(MemorySegment ctx, MemorySegment out, MemorySegment outl);
-
-    /**
-     * The one place that maps what the loaded libcrypto offers to a backend: the provider's functions where
-     * {@link DirectSm3} found and checked them, copied as the offer says; else EVP.
-     */
-    static Backend choose(DirectSm3.Offer offer) {
-        if (offer.reason() != null) {
-            return new EvpBackend(offer.reason());
-        }
-        return switch (offer.copies()) {
-            case COPYCTX -> new ProviderBackend.Copyctx(offer.provider());
-            case STATE_BYTES -> new ProviderBackend.StateBytes(offer.provider());
-            case DUPCTX -> new ProviderBackend.Dupctx(offer.provider());
-        };
-    }
-
-    /** The choice made once, and the seam through which tests decorate it before it is made. */
-    final class Choice {
-        private static UnaryOperator<Backend> decorator;
-        private static boolean made;
-
-        private Choice() {
-        }
-
-        private static synchronized Backend make() {
-            // The backends link against the loaded library: load it first, whoever asks first (the engines ask
-            // only once the gate has seen it load).
-            LibCrypto.isAvailable();
-            made = true;
-            Backend chosen = choose(DirectSm3.OFFER);
-            return decorator == null ? chosen : decorator.apply(chosen);
-        }
-
-        /**
-         * Wraps the backend about to be chosen, for tests that make calls fail: only before any context exists, so
-         * every call of the JVM goes through the decorator or none does. Package-private: a decorator sees every
-         * key, pad and message, so nothing outside this package, and no setting, can install one.
-         */
-        static synchronized void decorate(UnaryOperator<Backend> d) {
-            if (made) {
-                throw new IllegalStateException("the backend was chosen already");
-            }
-            decorator = d;
-        }
-
-        /** Whether {@link #SELECTED} has been decided. */
-        static synchronized boolean made() {
-            return made;
-        }
-    }
 }

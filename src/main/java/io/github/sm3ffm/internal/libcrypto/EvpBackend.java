@@ -17,23 +17,23 @@ import java.lang.invoke.MethodHandle;
 import java.security.ProviderException;
 
 /** {@code EVP_Digest*} on {@code EVP_MD_CTX}s for the {@code EVP_MD} that the loader fetched once. */
-final class EvpBackend implements Backend {
+final class EvpBackend extends MallocBackend {
     // jextract cannot emit critical handles: these are linked here, their C types as in the bindings
     // (a test compares them). int EVP_DigestInit_ex2(EVP_MD_CTX *, const EVP_MD *, const OSSL_PARAM *)
-    static final MethodHandle INIT = LibCrypto.downcall("EVP_DigestInit_ex2",
+    static final MethodHandle INIT = Bindings.downcall("EVP_DigestInit_ex2",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), Linker.Option.critical(false));
     // int EVP_DigestUpdate(EVP_MD_CTX *, const void *, size_t)
     private static final FunctionDescriptor UPDATE_DESCRIPTOR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
             JAVA_LONG);
-    static final MethodHandle UPDATE = LibCrypto.downcall("EVP_DigestUpdate", UPDATE_DESCRIPTOR,
+    static final MethodHandle UPDATE = Bindings.downcall("EVP_DigestUpdate", UPDATE_DESCRIPTOR,
             Linker.Option.critical(true));
     // int EVP_DigestFinal_ex(EVP_MD_CTX *, unsigned char *, unsigned int *): into the caller's array.
-    static final MethodHandle FINAL = LibCrypto.downcall("EVP_DigestFinal_ex",
+    static final MethodHandle FINAL = Bindings.downcall("EVP_DigestFinal_ex",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), Linker.Option.critical(true));
 
-    // Linked on first use, as in DirectSm3: short-lived programs never feed native memory.
+    // Linked on first use, as in ProviderBackend: short-lived programs never feed native memory.
     static final class Ordinary {
-        static final MethodHandle UPDATE = LibCrypto.downcall("EVP_DigestUpdate", UPDATE_DESCRIPTOR);
+        static final MethodHandle UPDATE = Bindings.downcall("EVP_DigestUpdate", UPDATE_DESCRIPTOR);
     }
 
     // Contexts are asked for only once SM3 has passed its self-test, so the fetch has succeeded.

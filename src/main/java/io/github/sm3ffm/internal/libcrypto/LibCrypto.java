@@ -10,14 +10,12 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.github.sm3ffm.internal.openssl.OpenSSL;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -145,6 +143,7 @@ public final class LibCrypto {
     static Outcome load(String explicit, List<String> names) {
         List<String> tried = new ArrayList<>();
         Throwable lastCause = null;
+        boolean noneOpened = true;
         if (explicit != null && explicit.isBlank()) {
             // Blank means unset, so a build can pass an empty value through without choosing a library.
             explicit = null;
@@ -157,17 +156,22 @@ public final class LibCrypto {
                 return fetchSm3(path);
             } catch (CandidateRejected e) {
                 tried.add(label + ": " + e.getMessage());
+                noneOpened &= e.unopened;
             } catch (LibCryptoUnavailableException e) {
                 return new Outcome(null, null, null, e);
+            } catch (IllegalCallerException e) {
+                return new Outcome(null, null, null,
+                        new LibCryptoUnavailableException(LoadingHints.nativeAccessDenied(e), e));
             } catch (Throwable e) {
                 // IllegalCallerException without native access, UnsatisfiedLinkError, anything else.
                 tried.add(label + ": " + describe(e));
                 lastCause = e;
+                noneOpened = false;
             }
         }
         String message = "OpenSSL 3 libcrypto with SM3 is unavailable; tried " + String.join("; ", tried);
-        if (lastCause instanceof IllegalCallerException) {
-            message += " (launch with --enable-native-access=io.github.sm3ffm, or ALL-UNNAMED on the class path)";
+        if (explicit == null && noneOpened) {
+            message += LoadingHints.install();
         }
         return new Outcome(null, null, null, new LibCryptoUnavailableException(message, lastCause));
     }
@@ -192,27 +196,33 @@ public final class LibCrypto {
         try {
             Path path = isPath ? Path.of(candidate).toAbsolutePath() : null;
             if (isPath && !Files.isRegularFile(path)) {
-                throw new CandidateRejected("no such file");
+                boolean named = Files.exists(path) || Path.of(candidate).getParent() == null;
+                throw new CandidateRejected(named ? LoadingHints.notAFile(path, defaultNames()) : "no such file");
             }
             SymbolLookup lookup;
             try {
                 lookup = isPath ? SymbolLookup.libraryLookup(path, arena)
                         : SymbolLookup.libraryLookup(candidate, arena);
             } catch (IllegalArgumentException e) {
-                throw new CandidateRejected("cannot be opened (" + e.getMessage() + ")");
+                throw new CandidateRejected("cannot be opened (" + e.getMessage() + ")", true);
             }
             Optional<MemorySegment> found = lookup.find("OpenSSL_version_num");
             if (found.isEmpty()) {
                 throw new CandidateRejected("not libcrypto (no OpenSSL_version_num)");
             }
             MemorySegment versionNum = found.get();
+            // dlsym also searches a library's dependencies: libssl would pass every check below through libcrypto.
+            Path definer = fileContaining(versionNum);
+            if (isPath && !LoadingHints.isSameFile(path, definer)) {
+                throw new CandidateRejected(LoadingHints.notLibCrypto(definer));
+            }
             long version = invokeVersionNum(versionNum);
             if (version < OPENSSL_3_0) {
                 throw new CandidateRejected(String.format(
                         "OpenSSL version number 0x%08x; OpenSSL 3.0 or later is required", version));
             }
             List<String> missing = new ArrayList<>();
-            for (String symbol : boundSymbols()) {
+            for (String symbol : Bindings.boundSymbols()) {
                 if (lookup.find(symbol).isEmpty()) {
                     missing.add(symbol);
                 }
@@ -220,28 +230,14 @@ public final class LibCrypto {
             if (!missing.isEmpty()) {
                 throw new CandidateRejected("missing symbols " + missing);
             }
-            Path file = isPath ? path : fileContaining(versionNum);
             accepted = true;
-            return file;
+            return isPath ? path : definer;
         } finally {
             // The private handle is only for checking; System.load keeps the accepted library open.
             if (!accepted) {
                 arena.close();
             }
         }
-    }
-
-    /**
-     * A handle to a function of the loaded libcrypto, linked from its symbol with options the bindings
-     * cannot express (critical calls). The bindings' {@code X$address()} would also link their own ordinary
-     * handle for X: one more generated downcall stub, milliseconds of every program's start, for nothing.
-     */
-    static MethodHandle downcall(String function, FunctionDescriptor descriptor, Linker.Option... options) {
-        Optional<MemorySegment> address = SymbolLookup.loaderLookup().find(function);
-        if (address.isEmpty()) {
-            throw new UnsatisfiedLinkError("unresolved symbol: " + function);
-        }
-        return Linker.nativeLinker().downcallHandle(address.get(), descriptor, options);
     }
 
     private static long invokeVersionNum(MemorySegment address) throws CandidateRejected {
@@ -251,29 +247,6 @@ public final class LibCrypto {
         } catch (Throwable e) {
             throw new CandidateRejected("OpenSSL_version_num failed: " + describe(e));
         }
-    }
-
-    /**
-     * Functions the bindings declare that a usable libcrypto may lack: the ENGINE API, absent from builds
-     * with {@code no-engine} and from OpenSSL 4. Their callers look them up first.
-     */
-    static final List<String> OPTIONAL_SYMBOLS = List.of("ENGINE_get_digest_engine", "ENGINE_finish");
-
-    /**
-     * Every function the generated bindings declare that libcrypto must have: the generated X$address()
-     * accessors name them.
-     */
-    static List<String> boundSymbols() {
-        List<String> names = new ArrayList<>();
-        for (Method m : OpenSSL.class.getDeclaredMethods()) {
-            if (m.getName().endsWith("$address") && m.getParameterCount() == 0) {
-                String name = m.getName().substring(0, m.getName().length() - "$address".length());
-                if (!OPTIONAL_SYMBOLS.contains(name)) {
-                    names.add(name);
-                }
-            }
-        }
-        return names;
     }
 
     /** The file a library opened by name came from, asked of the dynamic linker with dladdr(3). */
@@ -329,9 +302,16 @@ public final class LibCrypto {
     /** A candidate that is not a usable libcrypto; the next one is tried. */
     private static final class CandidateRejected extends Exception {
         private static final long serialVersionUID = 1L;
+        /** Whether the dynamic linker could not open it at all: none opening means libcrypto is not installed. */
+        final boolean unopened;
 
         CandidateRejected(String message) {
+            this(message, false);
+        }
+
+        CandidateRejected(String message, boolean unopened) {
             super(message, null, false, false);
+            this.unopened = unopened;
         }
     }
 }

@@ -13,9 +13,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Native SM3 state of the {@link Backend#SELECTED} backend, with its off-heap staging buffer: one message context
- * for a digest ({@link Sm3Context}), three for an HMAC ({@link HmacContext}). Its fields are its own: users call
- * the operations of its kind, and the pool sees only what every kind offers ({@link #clear}, {@link #free}).
+ * Native SM3 state of the chosen backend ({@link BackendChoice#selected}), with its off-heap staging buffer: one
+ * message context for a digest ({@link Sm3Context}), three for an HMAC ({@link HmacContext}). Its fields are its
+ * own: users call the operations of its kind, and the pool sees only what every kind offers ({@link #clear},
+ * {@link #free}).
  *
  * <p>The staging buffer's regions are declared once ({@link Staging}). Finals write there and the result is copied
  * out, except an SM3 digest at the start of an array, which goes there in place ({@link Sm3Context#finish}); the
@@ -36,7 +37,7 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     /** The longest array fed in one critical call: a critical call holds off GC for its duration. */
     static final int CRITICAL_CHUNK = 64 * 1024;
 
-    static final Backend BACKEND = Backend.SELECTED;
+    static final Backend BACKEND = BackendChoice.selected();
 
     private static final Set<PooledContext> ALL = ConcurrentHashMap.newKeySet();
 

@@ -21,9 +21,11 @@ import java.nio.ByteBuffer;
  * after a final, with the values SM3 (GB/T 32905-2016) and OpenSSL's md32 code put there; and a dupctx copy of a
  * context must hold the same 108 bytes (a plain struct assignment, no pointers). The last field read is
  * {@code num} at 104, so every byte a copy moves is inside the context. Every read stays within those
- * {@value DirectSm3#SM3_CTX_BYTES} bytes of a context that the provider's newctx allocated.
+ * {@value #SM3_CTX_BYTES} bytes of a context that the provider's newctx allocated.
  */
 final class Sm3CtxLayout {
+    /** Bytes of OpenSSL's {@code SM3_CTX}: 8 + 2 + 16 + 1 four-byte words, from 1.1.1 to 3.4. */
+    static final long SM3_CTX_BYTES = 108;
     /** SM3's IV (GB/T 32905-2016), the chaining value init puts at offset 0. */
     static final int[] IV = {0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600, 0xa96f30bc, 0x163138aa,
             0xe38dee4d, 0xb0fb0e4e};
@@ -35,111 +37,60 @@ final class Sm3CtxLayout {
     private Sm3CtxLayout() {
     }
 
-    /** The provider's SM3 functions the proof calls: the linked ones, or a stand-in in tests. */
-    interface Calls {
-        MemorySegment newctx() throws Throwable;
-
-        int init(MemorySegment ctx) throws Throwable;
-
-        int update(MemorySegment ctx, MemorySegment data, long len) throws Throwable;
-
-        MemorySegment dupctx(MemorySegment ctx) throws Throwable;
-
-        int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) throws Throwable;
-
-        void freectx(MemorySegment ctx) throws Throwable;
-
-        /** The functions {@link DirectSm3} found and {@link ProviderBackend.Functions} linked. */
-        Calls LINKED = new Calls() {
-            @Override
-            public MemorySegment newctx() throws Throwable {
-                return (MemorySegment) ProviderBackend.Functions.NEWCTX.invokeExact(
-                        ProviderBackend.Functions.PROVIDER_CTX);
-            }
-
-            @Override
-            public int init(MemorySegment ctx) throws Throwable {
-                return (int) ProviderBackend.Functions.INIT.invokeExact(ctx, MemorySegment.NULL);
-            }
-
-            @Override
-            public int update(MemorySegment ctx, MemorySegment data, long len) throws Throwable {
-                return (int) ProviderBackend.Functions.UPDATE.invokeExact(ctx, data, len);
-            }
-
-            @Override
-            public MemorySegment dupctx(MemorySegment ctx) throws Throwable {
-                return (MemorySegment) ProviderBackend.Functions.DUPCTX.invokeExact(ctx);
-            }
-
-            @Override
-            public int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) throws Throwable {
-                return (int) ProviderBackend.Functions.FINAL.invokeExact(ctx, out, outl, (long) Sm3Sizes.DIGEST_LENGTH);
-            }
-
-            @Override
-            public void freectx(MemorySegment ctx) throws Throwable {
-                ProviderBackend.Functions.FREECTX.invokeExact(ctx);
-            }
-        };
-    }
-
     /**
      * Whether every field of {@code SM3_CTX} reads as it should through {@code calls}; reads only (contexts are
-     * reinterpreted read-only), frees what it allocates.
+     * reinterpreted read-only), frees what it allocates. A call that fails throws: the proof could not be made, which
+     * is no verdict on the layout.
      */
-    static boolean proved(Calls calls) throws Throwable {
+    static boolean proved(ProviderCalls calls) throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             byte[] bytes = new byte[69];
             for (int i = 0; i < bytes.length; i++) {
                 bytes[i] = (byte) (i * 13 + 5);
             }
             MemorySegment message = arena.allocateFrom(JAVA_BYTE, bytes);
-            MemorySegment out = arena.allocate(Sm3Sizes.DIGEST_LENGTH);
-            MemorySegment outl = arena.allocate(JAVA_LONG);
             MemorySegment ctx = MemorySegment.NULL;
             MemorySegment dup = MemorySegment.NULL;
             try {
-                ctx = calls.newctx();
-                if (ctx.equals(MemorySegment.NULL)) {
-                    return false;
-                }
-                MemorySegment c = ctx.reinterpret(DirectSm3.SM3_CTX_BYTES).asReadOnly();
-                if (calls.init(ctx) != 1
-                        || !words(c, IV) || !counts(c, 0, 0) || !filled(c, new byte[64], 0, 64)) {
+                ctx = calls.newctxOrThrow();
+                MemorySegment c = ctx.reinterpret(SM3_CTX_BYTES).asReadOnly();
+                calls.initOrThrow(ctx);
+                if (!words(c, IV) || !counts(c, 0, 0) || !filled(c, new byte[64], 0, 64)) {
                     return false;
                 }
                 // Five bytes wait in the block; then 64 more cross into the next block, leaving five again.
-                if (calls.update(ctx, message, 5L) != 1
-                        || !words(c, IV) || !counts(c, 5, 5) || !filled(c, bytes, 0, 5)) {
+                calls.updateOrThrow(ctx, message, 5L);
+                if (!words(c, IV) || !counts(c, 5, 5) || !filled(c, bytes, 0, 5)) {
                     return false;
                 }
-                if (calls.update(ctx, message, 64L) != 1
-                        || words(c, IV) || !counts(c, 69, 5) || !filled(c, bytes, 59, 5)) {
+                calls.updateOrThrow(ctx, message, 64L);
+                if (words(c, IV) || !counts(c, 69, 5) || !filled(c, bytes, 59, 5)) {
                     return false;
                 }
-                dup = calls.dupctx(ctx);
-                if (dup.equals(MemorySegment.NULL)
-                        || dup.reinterpret(DirectSm3.SM3_CTX_BYTES).asReadOnly().mismatch(c) != -1) {
+                dup = calls.dupctxOrThrow(ctx);
+                if (dup.reinterpret(SM3_CTX_BYTES).asReadOnly().mismatch(c) != -1) {
                     return false;
                 }
-                if (calls.fin(ctx, out, outl) != 1
-                        || outl.get(JAVA_LONG, 0) != Sm3Sizes.DIGEST_LENGTH) {
-                    return false;
-                }
-                // After a final: the digest's words, the length kept, the block cleared.
-                int[] digest = new int[8];
-                ByteBuffer.wrap(out.toArray(JAVA_BYTE)).asIntBuffer().get(digest);
-                return words(c, digest) && counts(c, 69, 0) && filled(c, new byte[64], 0, 64);
+                return finishesAsSm3Does(calls, ctx, c, arena);
             } finally {
-                if (!dup.equals(MemorySegment.NULL)) {
-                    calls.freectx(dup);
-                }
-                if (!ctx.equals(MemorySegment.NULL)) {
-                    calls.freectx(ctx);
-                }
+                calls.freeIfMade(dup);
+                calls.freeIfMade(ctx);
             }
         }
+    }
+
+    /** After a final: the digest's words, the length kept, the block cleared. */
+    private static boolean finishesAsSm3Does(ProviderCalls calls, MemorySegment ctx, MemorySegment c, Arena arena)
+            throws Throwable {
+        MemorySegment out = arena.allocate(Sm3Sizes.DIGEST_LENGTH);
+        MemorySegment outl = arena.allocate(JAVA_LONG);
+        calls.finOrThrow(ctx, out, outl);
+        if (outl.get(JAVA_LONG, 0) != Sm3Sizes.DIGEST_LENGTH) {
+            return false;
+        }
+        int[] digest = new int[8];
+        ByteBuffer.wrap(out.toArray(JAVA_BYTE)).asIntBuffer().get(digest);
+        return words(c, digest) && counts(c, 69, 0) && filled(c, new byte[64], 0, 64);
     }
 
     private static boolean words(MemorySegment c, int[] expected) {

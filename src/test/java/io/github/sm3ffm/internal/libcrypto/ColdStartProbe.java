@@ -14,7 +14,7 @@ import java.util.List;
  * What a fresh JVM spends before its first SM3 digest, stage by stage, in the order a user's first digest
  * reaches them, for {@code bench/cold-start}: FFM's own start (a first downcall to the C library, which any FFM
  * program pays), loading libcrypto (dlopen, version, {@code EVP_MD_fetch}), finding and linking the provider's
- * functions and proving the layout ({@link DirectSm3}), choosing the backend, the SM3 self-test (with the first
+ * functions and proving the layout ({@link BackendChoice}), reading the chosen backend, the SM3 self-test (with the first
  * message's classes and links), the provider's construction, the first {@code getInstance} and the first digest.
  * Prints one line: milliseconds per stage, and the backend.
  */
@@ -36,9 +36,9 @@ public final class ColdStartProbe {
         t = stage(stages, "ffm", t);
         boolean loaded = LibCrypto.isAvailable();
         t = stage(stages, "load", t);
-        DirectSm3.Offer offer = DirectSm3.OFFER;
+        DirectSm3.Offer offer = BackendChoice.offer();
         t = stage(stages, "find+link+proof", t);
-        Backend backend = Backend.SELECTED;
+        Backend backend = BackendChoice.selected();
         t = stage(stages, "choose", t);
         Algorithm.SM3.check();
         t = stage(stages, "self-test", t);

@@ -37,7 +37,7 @@ class DirectSm3Test {
     void pathFollowsTheSwitch() {
         boolean off = "false".equals(System.getProperty(DirectSm3.PROPERTY));
         String description = Faults.chosen().description();
-        assertEquals(!off, DirectSm3.ENABLED, description);
+        assertEquals(!off, BackendChoice.offer().direct(), description);
         if (off) {
             assertEquals("EVP (sm3ffm.sm3.direct=false)", description);
             assertInstanceOf(EvpBackend.class, Faults.chosen());
@@ -53,9 +53,9 @@ class DirectSm3Test {
      */
     @Test
     void copiesAreDecidedOnceByVersionAndProof() throws Throwable {
-        if (!DirectSm3.ENABLED) {
-            assertNull(ProviderBackend.Functions.COPYCTX, "nothing of the provider's is linked when EVP serves SM3");
-            assertNull(DirectSm3.COPIES);
+        if (!BackendChoice.offer().direct()) {
+            assertNull(BackendChoice.offer().linked(), "nothing of the provider's is linked when EVP serves SM3");
+            assertNull(BackendChoice.offer().copies());
             return;
         }
         long version = OpenSSL.OpenSSL_version_num();
@@ -63,15 +63,15 @@ class DirectSm3Test {
         assertEquals(offered, ProviderBackend.Functions.COPYCTX != null, LibCrypto.version() + ": copyctx linked");
         DirectSm3.Copies expected = offered ? DirectSm3.Copies.COPYCTX
                 : DirectSm3.hasSm3Ctx(version) ? DirectSm3.Copies.STATE_BYTES : DirectSm3.Copies.DUPCTX;
-        assertEquals(expected, DirectSm3.COPIES, Backend.SELECTED.description());
-        Class<?> calls = switch (DirectSm3.COPIES) {
+        assertEquals(expected, BackendChoice.offer().copies(), BackendChoice.selected().description());
+        Class<?> calls = switch (BackendChoice.offer().copies()) {
             case COPYCTX -> ProviderBackend.Copyctx.class;
             case STATE_BYTES -> ProviderBackend.StateBytes.class;
             case DUPCTX -> ProviderBackend.Dupctx.class;
         };
         assertInstanceOf(calls, Faults.chosen());
         if (DirectSm3.hasSm3Ctx(version)) {
-            assertTrue(Sm3CtxLayout.proved(Sm3CtxLayout.Calls.LINKED), "the provider's contexts read as OpenSSL's SM3_CTX");
+            assertTrue(Sm3CtxLayout.proved(BackendChoice.offer().linked()), "the provider's contexts read as OpenSSL's SM3_CTX");
         }
     }
 
@@ -93,7 +93,7 @@ class DirectSm3Test {
         ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-D" + DirectSm3.STATE_COPY_PROPERTY + "=false"),
                 PathProbe.class);
         assertEquals(0, r.exitCode(), r.output());
-        if (DirectSm3.ENABLED && DirectSm3.COPIES != DirectSm3.Copies.COPYCTX) {
+        if (BackendChoice.offer().direct() && BackendChoice.offer().copies() != DirectSm3.Copies.COPYCTX) {
             assertTrue(r.output().contains("contexts copied by its dupctx"), r.output());
         } else {
             assertFalse(r.output().contains("-byte states"), r.output());
@@ -103,7 +103,7 @@ class DirectSm3Test {
     /** Child-JVM entry point: prints how SM3 is computed, then that a digest is right. */
     public static final class PathProbe {
         public static void main(String[] args) throws Exception {
-            System.out.println(Backend.SELECTED.description());
+            System.out.println(BackendChoice.selected().description());
             DigestStream sm3 = Algorithm.sm3Stream();
             byte[] clone = new byte[1000];
             sm3.update(clone, 0, clone.length);
@@ -127,11 +127,11 @@ class DirectSm3Test {
         try (Arena arena = Arena.ofConfined()) {
             Message m = new Message(arena, prefix, suffix, other);
             List<Backend> ways = new ArrayList<>(List.of(new EvpBackend("test")));
-            if (DirectSm3.ENABLED) {
+            if (BackendChoice.offer().direct()) {
                 ways.add(new ProviderBackend.Dupctx("test"));
-                if (DirectSm3.COPIES == DirectSm3.Copies.COPYCTX) {
+                if (BackendChoice.offer().copies() == DirectSm3.Copies.COPYCTX) {
                     ways.add(new ProviderBackend.Copyctx("test"));
-                } else if (DirectSm3.COPIES == DirectSm3.Copies.STATE_BYTES) {
+                } else if (BackendChoice.offer().copies() == DirectSm3.Copies.STATE_BYTES) {
                     ways.add(new ProviderBackend.StateBytes("test"));
                 }
             }

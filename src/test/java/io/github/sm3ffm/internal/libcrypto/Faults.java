@@ -4,9 +4,11 @@ import java.lang.foreign.MemorySegment;
 import java.security.ProviderException;
 
 /**
- * Failure injection for tests, through the backend's test seam ({@link Backend.Choice#decorate}): a decorator
- * around the chosen backend that can make any operation that can fail throw as a failed OpenSSL call does,
- * without calling OpenSSL. Nothing in the library checks for it; a JVM without this class is never decorated.
+ * Failure injection for tests, through the backend choice's test seam ({@link BackendChoice#decorate}): decorators
+ * around the chosen backend and around the steps before it exists (the loader, the lookup of the provider's
+ * functions, their linking and every call of the checks made through them), each of which can make any call that
+ * can fail throw as a failed OpenSSL call does, without calling OpenSSL. Nothing in the library checks for it; a
+ * JVM without this class is never decorated.
  *
  * <p>Counting and arming are per thread, so tests that run engines on other threads stay deterministic.
  * Operations that cannot fail (frees) are not counted; every other one is, whether or not the chosen backend's
@@ -17,6 +19,7 @@ public final class Faults {
     private static final ThreadLocal<Arming> ARMED = new ThreadLocal<>();
     /** Addresses of the contexts and buffers the backend has made and not yet freed, in the whole JVM. */
     private static final java.util.Set<Long> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static volatile boolean installed;
 
     private Faults() {
     }
@@ -40,25 +43,27 @@ public final class Faults {
     }
 
     /**
-     * Puts the failing decorator around the backend; call before the library's first native use in this JVM
-     * (idempotent).
+     * Puts the failing decorators around the backend and the steps that choose it; call before the library's first
+     * native use in this JVM (idempotent).
      *
-     * @throws IllegalStateException when the backend was chosen already without it
+     * @throws IllegalStateException when the backend was chosen already without them
      */
     public static synchronized void install() {
-        if (Backend.Choice.made()) {
-            if (!(Backend.SELECTED instanceof FailingBackend)) {
+        if (BackendChoice.made()) {
+            if (!(BackendChoice.selected() instanceof FailingBackend)) {
                 throw new IllegalStateException("the backend was chosen before Faults.install(): "
-                        + Backend.SELECTED.description());
+                        + BackendChoice.selected().description());
             }
-            return;
+        } else if (!installed) {
+            BackendChoice.decorate(FailingStartup::new, FailingBackend::new);
         }
-        Backend.Choice.decorate(FailingBackend::new);
+        installed = true;
     }
 
     /** The backend this JVM chose, without the decorator when there is one. */
     static Backend chosen() {
-        return Backend.SELECTED instanceof FailingBackend f ? f.real : Backend.SELECTED;
+        Backend selected = BackendChoice.selected();
+        return selected instanceof FailingBackend f ? f.real : selected;
     }
 
     /** How many failable native calls {@code action} makes on this thread (nothing fails). */
@@ -74,7 +79,7 @@ public final class Faults {
      * failure, a {@link ProviderException}; 0 fails none and only counts. {@link Armed#close()} disarms.
      */
     public static Armed failNth(int n) {
-        if (!(Backend.SELECTED instanceof FailingBackend)) {
+        if (!installed) {
             throw new IllegalStateException("Faults.install() was not called before the backend was chosen");
         }
         Arming a = new Arming(n);
@@ -159,7 +164,7 @@ public final class Faults {
                 classes.add(name);
             }
         }
-        classes.add(Backend.SELECTED instanceof FailingBackend f ? f.real.getClass().getName()
+        classes.add(BackendChoice.selected() instanceof FailingBackend f ? f.real.getClass().getName()
                 : "backend");
         Depth d = new Depth(library.size() + 1, java.util.List.copyOf(new java.util.LinkedHashSet<>(classes)));
         seen.merge(operation, d, (a, b) -> a.frames() >= b.frames() ? a : b);
@@ -177,6 +182,11 @@ public final class Faults {
     /** Counts a failable call on {@code ctx} (NULL: none) and throws if it is the one chosen. */
     static void call(String operation, MemorySegment ctx) {
         recordDepth(operation);
+        fail(operation, ctx);
+    }
+
+    /** Counts a failable call on {@code ctx} (NULL: none), without its depth, and throws if it is the one chosen. */
+    private static void fail(String operation, MemorySegment ctx) {
         Arming a = ARMED.get();
         if (a != null && ++a.calls == a.failAt) {
             a.failedCall = operation;
@@ -210,6 +220,84 @@ public final class Faults {
         if (a != null && a.failedCall != null && !a.failedOn.equals(MemorySegment.NULL)
                 && ctx.address() == a.failedOn.address()) {
             a.failedFreed = true;
+        }
+    }
+
+    /**
+     * The decorator of the steps before a backend exists: each step, and each call of the checks, passes
+     * {@link #fail} first; the contexts the checks make and have not freed are in {@link #liveNative}.
+     */
+    static final class FailingStartup implements Startup {
+        final Startup real;
+
+        FailingStartup(Startup real) {
+            this.real = real;
+        }
+
+        @Override
+        public MemorySegment loaded() {
+            fail("load", MemorySegment.NULL);
+            return real.loaded();
+        }
+
+        @Override
+        public Found find(MemorySegment md) {
+            fail("find", MemorySegment.NULL);
+            return real.find(md);
+        }
+
+        @Override
+        public Linked link(Found found) {
+            fail("link", MemorySegment.NULL);
+            return real.link(found);
+        }
+
+        @Override
+        public ProviderCalls calls(Linked linked) {
+            return new FailingCalls(real.calls(linked));
+        }
+    }
+
+    /** The checks' calls of the provider's functions, each failable but the free. */
+    private record FailingCalls(ProviderCalls real) implements ProviderCalls {
+        private static MemorySegment madeUnlessNull(MemorySegment ctx) {
+            return ctx.equals(MemorySegment.NULL) ? ctx : made(ctx);
+        }
+
+        @Override
+        public MemorySegment newctx() throws Throwable {
+            fail("provider newctx", MemorySegment.NULL);
+            return madeUnlessNull(real.newctx());
+        }
+
+        @Override
+        public int init(MemorySegment ctx) throws Throwable {
+            fail("provider init", ctx);
+            return real.init(ctx);
+        }
+
+        @Override
+        public int update(MemorySegment ctx, MemorySegment data, long len) throws Throwable {
+            fail("provider update", ctx);
+            return real.update(ctx, data, len);
+        }
+
+        @Override
+        public MemorySegment dupctx(MemorySegment ctx) throws Throwable {
+            fail("provider dupctx", ctx);
+            return madeUnlessNull(real.dupctx(ctx));
+        }
+
+        @Override
+        public int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) throws Throwable {
+            fail("provider final", ctx);
+            return real.fin(ctx, out, outl);
+        }
+
+        @Override
+        public void freectx(MemorySegment ctx) throws Throwable {
+            freeing(ctx);
+            real.freectx(ctx);
         }
     }
 

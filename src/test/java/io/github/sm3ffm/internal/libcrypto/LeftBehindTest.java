@@ -198,7 +198,7 @@ class LeftBehindTest {
                 assertFalse(c instanceof HmacContext h && h.keyed(), what + ": an idle context holds keyed states");
                 if (Faults.chosen() instanceof ProviderBackend.StateBytes) {
                     for (MemorySegment state : states(c)) {
-                        byte[] raw = state.reinterpret(DirectSm3.SM3_CTX_BYTES).toArray(JAVA_BYTE);
+                        byte[] raw = state.reinterpret(Sm3CtxLayout.SM3_CTX_BYTES).toArray(JAVA_BYTE);
                         // Started and empty, or (keyed states never used) never written.
                         assertTrue(Arrays.equals(initImage(), raw) || Arrays.equals(new byte[raw.length], raw),
                                 what + ": an idle state's bytes are neither init's nor untouched");
@@ -246,7 +246,7 @@ class LeftBehindTest {
 
     /** The digest a copy of {@code state} gives, finished as it is. */
     private static byte[] finished(MemorySegment state) {
-        Backend b = Backend.SELECTED;
+        Backend b = BackendChoice.selected();
         MemorySegment copy = b.copy(state, b.newContext());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(DIGEST_LENGTH + JAVA_LONG.byteSize());
@@ -259,7 +259,7 @@ class LeftBehindTest {
 
     /** The 108 bytes init leaves in OpenSSL's SM3_CTX: the IV, then zeros. */
     private static byte[] initImage() {
-        MemorySegment image = MemorySegment.ofArray(new byte[(int) DirectSm3.SM3_CTX_BYTES]);
+        MemorySegment image = MemorySegment.ofArray(new byte[(int) Sm3CtxLayout.SM3_CTX_BYTES]);
         for (int i = 0; i < Sm3CtxLayout.IV.length; i++) {
             image.set(JAVA_INT.withByteAlignment(1), 4L * i, Sm3CtxLayout.IV[i]);
         }

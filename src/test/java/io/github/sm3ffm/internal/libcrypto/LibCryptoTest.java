@@ -30,7 +30,7 @@ class LibCryptoTest {
             assertEquals(Path.of(chosen).toAbsolutePath(), LibCrypto.path(), "the library the build was given");
         }
         System.out.println("Tested against " + LibCrypto.version() + " at " + LibCrypto.path() + "; SM3 through "
-                + Backend.SELECTED.description());
+                + BackendChoice.selected().description());
     }
 
     /**
@@ -41,11 +41,11 @@ class LibCryptoTest {
     void theBackendSeamIsNotReachableFromOutsideNorAfterTheChoice() throws Exception {
         assertTrue(Faults.chosen() instanceof EvpBackend || Faults.chosen() instanceof ProviderBackend,
                 Faults.chosen().getClass().getName());
-        assertTrue(Backend.Choice.made());
-        assertThrows(IllegalStateException.class, () -> Backend.Choice.decorate(b -> b));
+        assertTrue(BackendChoice.made());
+        assertThrows(IllegalStateException.class, () -> BackendChoice.decorate(s -> s, b -> b));
         assertFalse(java.lang.reflect.Modifier.isPublic(Backend.class.getModifiers()), "Backend is package-private");
-        java.lang.reflect.Method decorate = Backend.Choice.class.getDeclaredMethod("decorate",
-                java.util.function.UnaryOperator.class);
+        java.lang.reflect.Method decorate = BackendChoice.class.getDeclaredMethod("decorate",
+                java.util.function.UnaryOperator.class, java.util.function.UnaryOperator.class);
         int modifiers = decorate.getModifiers();
         assertFalse(java.lang.reflect.Modifier.isPublic(modifiers) || java.lang.reflect.Modifier.isProtected(modifiers)
                 || java.lang.reflect.Modifier.isPrivate(modifiers), "decorate is package-private");
@@ -65,7 +65,7 @@ class LibCryptoTest {
         assertEquals(OpenSSL.EVP_DigestUpdate$handle().type(), EvpBackend.Ordinary.UPDATE.type());
         assertEquals(OpenSSL.EVP_DigestFinal_ex$handle().type(), EvpBackend.FINAL.type());
         UnsatisfiedLinkError missing = assertThrows(UnsatisfiedLinkError.class,
-                () -> LibCrypto.downcall("EVP_NoSuchFunction", FunctionDescriptor.ofVoid()));
+                () -> Bindings.downcall("EVP_NoSuchFunction", FunctionDescriptor.ofVoid()));
         assertTrue(missing.getMessage().contains("EVP_NoSuchFunction"), missing.getMessage());
     }
 
@@ -79,7 +79,7 @@ class LibCryptoTest {
                         "ERR_error_string_n", "ERR_clear_error", "CRYPTO_malloc", "CRYPTO_clear_free",
                         "EVP_MD_get0_provider", "OSSL_PROVIDER_get0_provider_ctx", "OSSL_PROVIDER_get0_name",
                         "OSSL_PROVIDER_query_operation", "OSSL_PROVIDER_unquery_operation")),
-                new java.util.TreeSet<>(LibCrypto.boundSymbols()));
+                new java.util.TreeSet<>(Bindings.boundSymbols()));
     }
 
     @Test
@@ -104,6 +104,18 @@ class LibCryptoTest {
                 .orElseGet(() -> Path.of(System.getProperty("java.home"), "lib", "libzip.so"));
         ChildJvm.Result r = probe(Map.of(), "-D" + LibCrypto.PATH_PROPERTY + "=" + libz);
         assertUnavailable(r, libz + ": not libcrypto (no OpenSSL_version_num)");
+    }
+
+    @Test
+    void deniedNativeAccessGivesTheLaunchFlagFirstAndTheCauseOnce() throws Exception {
+        ChildJvm.Result r = ChildJvm.java(Map.of(), List.of("--illegal-native-access=deny", "-cp", ChildJvm.classPath(),
+                LoaderProbe.class.getName()));
+        String error = r.output().lines().filter(l -> l.startsWith("error=")).findFirst().orElseThrow();
+        assertTrue(error.startsWith("error=OpenSSL 3 libcrypto with SM3 is unavailable: launch with"
+                + " --enable-native-access=io.github.sm3ffm on the module path, or --enable-native-access=ALL-UNNAMED on"
+                + " the class path (Illegal native access from an unnamed module"), r.output());
+        assertEquals(1, error.split("Illegal native access", -1).length - 1, error);
+        assertTrue(r.output().contains(SHA256_ABC), r.output());
     }
 
     @Test

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The loader's decisions, in this JVM: which candidates it tries, in which order, what it refuses and how it
@@ -62,10 +64,63 @@ class LoaderTest {
     }
 
     @Test
+    void aDirectoryAsThePathIsNotAFileAndTheLibraryInItIsSuggested(@TempDir Path empty) throws Exception {
+        Path dir = LibCrypto.path().getParent();
+        String message = LibCrypto.load(dir.toString(), List.of()).error().getMessage();
+        assertTrue(message.contains(LibCrypto.PATH_PROPERTY + "=" + dir + ": not a file: " + LibCrypto.PATH_PROPERTY
+                + " takes the path of libcrypto, such as " + dir.resolve("libcrypto.so.")), message);
+        message = LibCrypto.load(empty.toString(), List.of()).error().getMessage();
+        assertTrue(message.endsWith(LibCrypto.PATH_PROPERTY + "=" + empty + ": not a file: " + LibCrypto.PATH_PROPERTY
+                + " takes the path of libcrypto, not a directory"), message);
+    }
+
+    @Test
+    void aLibraryNameAsThePathIsNotAFileAndUnsetIsSuggested() {
+        String message = LibCrypto.load("libcrypto.so.3", List.of()).error().getMessage();
+        assertTrue(message.endsWith(LibCrypto.PATH_PROPERTY + "=libcrypto.so.3: not a file: " + LibCrypto.PATH_PROPERTY
+                + " takes the path of libcrypto (leave it unset to find libcrypto.so.4, libcrypto.so.3, libcrypto.so by"
+                + " name)"), message);
+    }
+
+    // dlsym searches a library's dependencies too: libssl would pass every check through the libcrypto it links.
+    @Test
+    void libsslIsRefusedAndTheLibCryptoItLinksIsNamed() throws Exception {
+        Path libssl = LibCrypto.path().resolveSibling("libssl.so.3");
+        assumeTrue(Files.isRegularFile(libssl), "no " + libssl);
+        String message = LibCrypto.load(libssl.toString(), List.of()).error().getMessage();
+        String prefix = LibCrypto.PATH_PROPERTY + "=" + libssl + ": not libcrypto: it takes OpenSSL_version_num from ";
+        assertTrue(message.contains(prefix), message);
+        String definer = message.substring(message.indexOf(prefix) + prefix.length(), message.indexOf("; set "));
+        assertTrue(Files.isSameFile(LibCrypto.path(), Path.of(definer)), message);
+        assertTrue(message.endsWith("; set " + LibCrypto.PATH_PROPERTY + " to that file"), message);
+    }
+
+    @Test
+    void whenNoNameOpensTheMessageNamesThePackagesThatProvideLibCrypto() {
+        String message = LibCrypto.load(null, List.of("libsm3ffm-absent.so.9", "libsm3ffm-absent.so.8")).error()
+                .getMessage();
+        for (String distribution : List.of("Debian 12 and Ubuntu 22.04: libssl3", "Debian 13 and Ubuntu 24.04: libssl3t64",
+                "RHEL and Fedora: openssl-libs", "Alpine: libcrypto3")) {
+            assertTrue(message.contains(distribution), message);
+        }
+        assertTrue(message.endsWith("or set " + LibCrypto.PATH_PROPERTY + " to its file"), message);
+    }
+
+    @Test
+    void whenANameOpensButIsRefusedNoPackageIsSuggested() {
+        Path lib = Path.of(System.getProperty("java.home"), "lib", "libjava.so");
+        assumeTrue(Files.isRegularFile(lib), "no " + lib);
+        String message = LibCrypto.load(null, List.of("libsm3ffm-absent.so.9", lib.toString())).error().getMessage();
+        assertTrue(message.endsWith(lib + ": not libcrypto (no OpenSSL_version_num)"), message);
+        String explicit = LibCrypto.load("/nonexistent/libcrypto.so.3", List.of()).error().getMessage();
+        assertTrue(!explicit.contains("install"), explicit);
+    }
+
+    @Test
     void everyFunctionTheBindingsDeclareIsCheckedButTheOptionalOnes() {
-        List<String> bound = LibCrypto.boundSymbols();
+        List<String> bound = Bindings.boundSymbols();
         assertTrue(bound.contains("EVP_MD_fetch") && bound.contains("CRYPTO_malloc"), bound.toString());
-        for (String optional : LibCrypto.OPTIONAL_SYMBOLS) {
+        for (String optional : Bindings.OPTIONAL_SYMBOLS) {
             assertTrue(!bound.contains(optional), optional);
         }
     }

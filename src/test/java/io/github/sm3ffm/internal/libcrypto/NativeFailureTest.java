@@ -70,7 +70,7 @@ class NativeFailureTest {
 
     @BeforeAll
     static void injectionIsOnAndSelfTestsHaveRun() throws Exception {
-        assertInstanceOf(Faults.FailingBackend.class, Backend.SELECTED);
+        assertInstanceOf(Faults.FailingBackend.class, BackendChoice.selected());
         aSelfTestThatCouldNotRunRunsAgain();
         for (Algorithm a : Algorithm.values()) {
             a.check();
@@ -107,10 +107,10 @@ class NativeFailureTest {
         int operations = REPORT.size();
         int points = REPORT.stream().mapToInt(line -> Integer.parseInt(line.replaceAll(".*: (\\d+) points.*", "$1")))
                 .sum();
-        System.out.println("Native failures injected (" + Backend.SELECTED.description() + "): " + operations
+        System.out.println("Native failures injected (" + BackendChoice.selected().description() + "): " + operations
                 + " operations, " + points + " injection points");
         REPORT.forEach(line -> System.out.println("  " + line));
-        Backend real = ((Faults.FailingBackend) Backend.SELECTED).real;
+        Backend real = ((Faults.FailingBackend) BackendChoice.selected()).real;
         // Failed here all the same, so that the callers' failure paths run on every backend.
         String cannotFail = real instanceof ProviderBackend.StateBytes
                 ? "copy, clear, save and restore (Java copies of the proved bytes)"

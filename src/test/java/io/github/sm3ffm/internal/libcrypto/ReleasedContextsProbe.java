@@ -43,7 +43,7 @@ public final class ReleasedContextsProbe {
         for (Algorithm a : List.of(Algorithm.HMAC_SM3, Algorithm.HKDF_SM3, Algorithm.X963KDF_SM3)) {
             a.check();
         }
-        System.out.println("direct=" + DirectSm3.ENABLED);
+        System.out.println("direct=" + BackendChoice.offer().direct());
         byte[] key = bytes(37, 0x11);
         byte[] unfinished = bytes(600, 0x22);
         List<byte[]> macSecrets = List.of(sm3(pad(key, 0x36)), sm3(pad(key, 0x5c)),
@@ -142,7 +142,7 @@ public final class ReleasedContextsProbe {
      * context of the backend's own, freed (and so cleared) at once. Null through EVP from OpenSSL 3.2 on.
      */
     private static byte[] finishedOf(byte[]... parts) {
-        Backend sm3 = Backend.SELECTED;
+        Backend sm3 = BackendChoice.selected();
         MemorySegment ctx = sm3.newContext();
         try (Arena arena = Arena.ofConfined()) {
             byte[] all = concat(parts);
@@ -209,7 +209,7 @@ public final class ReleasedContextsProbe {
      * finished one through EVP from OpenSSL 3.2 on.
      */
     private static byte[] finished(MemorySegment state) {
-        Backend sm3 = Backend.SELECTED;
+        Backend sm3 = BackendChoice.selected();
         MemorySegment copy;
         try {
             copy = sm3.copy(state, sm3.newContext());

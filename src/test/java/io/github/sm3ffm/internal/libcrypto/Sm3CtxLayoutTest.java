@@ -5,10 +5,12 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.security.ProviderException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class Sm3CtxLayoutTest {
     /** A stand-in SM3_CTX: words at 0, the bit count at {@code nl}, the block at {@code data}, the fill at {@code num}. */
-    private static final class Standin implements Sm3CtxLayout.Calls {
+    private static final class Standin implements ProviderCalls {
         final Arena arena = Arena.ofConfined();
         final long nl;
         final long data;
@@ -50,7 +52,7 @@ class Sm3CtxLayoutTest {
         }
 
         private MemorySegment ctx(MemorySegment ctx) {
-            MemorySegment c = ctx.reinterpret(DirectSm3.SM3_CTX_BYTES);
+            MemorySegment c = ctx.reinterpret(Sm3CtxLayout.SM3_CTX_BYTES);
             byte[] expected = left.get(c.address());
             assertTrue(expected == null || MemorySegment.ofArray(expected).mismatch(c) == -1,
                     "something else wrote into the context");
@@ -68,7 +70,7 @@ class Sm3CtxLayoutTest {
             if ("newctx".equals(failing) || ("newctx-second".equals(failing) && !left.isEmpty())) {
                 return MemorySegment.NULL;
             }
-            MemorySegment c = arena.allocate(DirectSm3.SM3_CTX_BYTES, 8);
+            MemorySegment c = arena.allocate(Sm3CtxLayout.SM3_CTX_BYTES, 8);
             leave(c);
             return c;
         }
@@ -115,7 +117,7 @@ class Sm3CtxLayoutTest {
                 return MemorySegment.NULL;
             }
             MemorySegment dup = newctx();
-            MemorySegment.copy(c, 0, dup, 0, DirectSm3.SM3_CTX_BYTES);
+            MemorySegment.copy(c, 0, dup, 0, Sm3CtxLayout.SM3_CTX_BYTES);
             if (dupDiffers) {
                 dup.set(JAVA_BYTE, 107, (byte) 1);
             }
@@ -165,19 +167,25 @@ class Sm3CtxLayoutTest {
         assertFalse(Sm3CtxLayout.proved(keeps), "a final that leaves the block");
     }
 
-    /** A function that reports failure anywhere in the proof refuses the layout, and frees what was made. */
+    /**
+     * A function that reports failure anywhere in the proof throws as a failed call does: the proof could not be
+     * made, which is no verdict on the layout (the choice runs again at the next use). What was made is freed.
+     */
     @Test
-    void aFailingFunctionRefusesAndFreesWhatItMade() throws Throwable {
+    void aFailingFunctionIsNoVerdictAndFreesWhatItMade() {
+        assertTrue(LibCrypto.isAvailable(), "a failure reads OpenSSL's error queue");
         for (String function : new String[] {"newctx", "init", "update", "second update", "dupctx", "fin"}) {
             Standin s = new Standin(32, 40, 104, false).failing(function);
-            assertFalse(Sm3CtxLayout.proved(s), function);
+            ProviderException e = assertThrows(ProviderException.class, () -> Sm3CtxLayout.proved(s), function);
+            assertTrue(e.getMessage().startsWith("SM3 "), e.getMessage());
             int made = s.left.size();
             assertEquals(made, s.frees, function + ": contexts made and freed");
         }
     }
 
     @Test
-    void stateBytesAreChosenOnlyWhereEverythingAgreesAndTheProofIsAskedLast() {
+    void stateBytesAreChosenOnlyWhereEverythingAgreesAndTheProofIsAskedLast() throws Throwable {
+        assertTrue(LibCrypto.isAvailable(), "a failure reads OpenSSL's error queue");
         AtomicInteger asked = new AtomicInteger();
         DirectSm3.Check yes = () -> asked.incrementAndGet() > 0;
         Standin right = new Standin(32, 40, 104, false);
@@ -190,6 +198,12 @@ class Sm3CtxLayoutTest {
         assertEquals(0, asked.get(), "the copy check runs only once the layout is proved");
         assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", v30, right,
                 () -> asked.incrementAndGet() < 0), "copy check failed");
+        assertThrows(ProviderException.class, () -> DirectSm3.copies(false, null, "default", v30, right,
+                () -> {
+                    throw new ProviderException("SM3 newctx failed: ");
+                }), "a copy check that could not run decides nothing");
+        assertThrows(ProviderException.class, () -> DirectSm3.copies(false, null, "default", v30,
+                new Standin(32, 40, 104, false).failing("dupctx"), yes), "nor does a proof that could not run");
         asked.set(0);
         assertEquals(DirectSm3.Copies.COPYCTX, DirectSm3.copies(true, null, "default", v30, right, yes));
         assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, "false", "default", v30, right, yes),
@@ -208,15 +222,16 @@ class Sm3CtxLayoutTest {
 
     @Test
     void theOfferMapsToOneBackend() {
-        assertTrue(Backend.choose(new DirectSm3.Offer("no provider", null, null)) instanceof EvpBackend);
-        assertTrue(Backend.choose(new DirectSm3.Offer(null, "default", DirectSm3.Copies.COPYCTX))
+        assertTrue(BackendChoice.backendFor(DirectSm3.Offer.evp("no provider")) instanceof EvpBackend);
+        assertTrue(BackendChoice.backendFor(new DirectSm3.Offer(null, "default", DirectSm3.Copies.COPYCTX, null))
                 instanceof ProviderBackend.Copyctx);
-        assertTrue(Backend.choose(new DirectSm3.Offer(null, "default", DirectSm3.Copies.STATE_BYTES))
+        assertTrue(BackendChoice.backendFor(
+                new DirectSm3.Offer(null, "default", DirectSm3.Copies.STATE_BYTES, null))
                 instanceof ProviderBackend.StateBytes);
-        assertTrue(Backend.choose(new DirectSm3.Offer(null, "other", DirectSm3.Copies.DUPCTX))
+        assertTrue(BackendChoice.backendFor(new DirectSm3.Offer(null, "other", DirectSm3.Copies.DUPCTX, null))
                 instanceof ProviderBackend.Dupctx);
-        assertTrue(Backend.choose(new DirectSm3.Offer("x=false", null, null)).description().contains("x=false"));
-        assertTrue(Backend.choose(new DirectSm3.Offer(null, "other", DirectSm3.Copies.DUPCTX)).description()
+        assertTrue(BackendChoice.backendFor(DirectSm3.Offer.evp("x=false")).description().contains("x=false"));
+        assertTrue(BackendChoice.backendFor(new DirectSm3.Offer(null, "other", DirectSm3.Copies.DUPCTX, null)).description()
                 .contains("\"other\" provider"));
     }
 }

@@ -27,7 +27,7 @@ class StreamCopyTest {
         assertTrue(source.holdsContext(), "the source's message is in a context");
         var copy = source.copy();
         boolean onHeap = Faults.chosen() instanceof ProviderBackend.StateBytes;
-        assertEquals(!onHeap, copy.holdsContext(), "the copy claimed a context; " + Backend.SELECTED.description());
+        assertEquals(!onHeap, copy.holdsContext(), "the copy claimed a context; " + BackendChoice.selected().description());
 
         byte[] tail = bytes(37);
         byte[] longTail = bytes(3_000);

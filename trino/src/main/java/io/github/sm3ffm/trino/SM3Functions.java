@@ -43,12 +43,8 @@ public final class SM3Functions {
     @SqlType(StandardTypes.VARBINARY)
     public static Slice hmacSm3(@SqlType(StandardTypes.VARBINARY) Slice slice,
                                 @SqlType(StandardTypes.VARBINARY) Slice key) {
-        if (key.length() == 0) {
-            throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "hmac_sm3: the key is empty. RFC 2104 defines HMAC"
-                    + " for an empty key, but hmac_sm3 refuses one, as hmac_sha256 does: an empty key is almost"
-                    + " always a missing one");
-        }
         try {
+            RowHasher.checkKeyLength(key.length());
             return Slices.wrappedBuffer(ROWS.hmacSm3(key.byteArray(), key.byteArrayOffset(), key.length(),
                     slice.byteArray(), slice.byteArrayOffset(), slice.length()));
         } catch (RuntimeException e) {
