@@ -60,7 +60,7 @@ import java.util.Properties;
  * java --enable-native-access=io.github.sm3ffm -p app.jar:sm3-ffm.jar -m app/app.Main
  * java --enable-native-access=ALL-UNNAMED -cp app.jar:sm3-ffm.jar app.Main
  * }
- * Without the flag, JDK 22 and 23 print a warning; with {@code --illegal-native-access=deny} (JDK 24 and
+ * Without the flag, JDK 22 to 25 print a warning; with {@code --illegal-native-access=deny} (JDK 24 and
  * later) the services are unavailable and the reason names the missing flag. The provider looks for
  * OpenSSL 4's libcrypto, then OpenSSL 3's, by their usual file names ({@code libcrypto.so.4},
  * {@code libcrypto.so.3}); {@code -Dsm3ffm.libcrypto.path=FILE} names the one file to load instead.

@@ -61,6 +61,27 @@ public final class SM3Provider extends Provider {
         throw new ProviderException(reason.getMessage(), reason);
     }
 
+    // The real provider's overrides, here as Provider has them: the jar's two versions keep one public API.
+    @Override
+    public String getInfo() {
+        return super.getInfo();
+    }
+
+    @Override
+    public Object get(Object key) {
+        return super.get(key);
+    }
+
+    @Override
+    public String getProperty(String key) {
+        return super.getProperty(key);
+    }
+
+    @Override
+    public Service getService(String type, String algorithm) {
+        return super.getService(type, algorithm);
+    }
+
     static String reason() {
         return "sm3-ffm needs JDK 22 or later (the FFM API); this is JDK " + Runtime.version();
     }

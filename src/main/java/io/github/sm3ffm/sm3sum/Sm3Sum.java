@@ -198,7 +198,7 @@ public final class Sm3Sum {
     }
 
     private int version() {
-        // Only here and for hashing is the provider made: it loads libcrypto, which --help does not need.
+        // The provider loads libcrypto at its first service, not here: unavailability() is what loads it.
         SM3Provider provider = new SM3Provider();
         output.line(Output.PROGRAM + " (sm3-ffm) " + provider.getVersionStr() + "\n");
         Optional<Exception> unavailable = SM3Provider.unavailability();

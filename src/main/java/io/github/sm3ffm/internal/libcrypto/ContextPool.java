@@ -3,10 +3,9 @@ package io.github.sm3ffm.internal.libcrypto;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
-import java.util.ArrayList;
+import io.github.sm3ffm.internal.concurrent.StripedSlots;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -25,12 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * the allocating threads, and never waits for a thread that may starve.</li>
  * </ul>
  *
- * <p>Idle contexts wait in a fixed array of {@link #IDLE_PER_CPU} slots per CPU, taken and given back by
- * compare-and-set (no lock: virtual threads never block here), with each thread looking at {@link #PROBES}
+ * <p>Idle contexts wait in {@link #IDLE_PER_CPU} striped slots per CPU ({@link StripedSlots}: compare-and-set, no
+ * lock, so virtual threads never block here; a cache line per slot), with each thread looking at {@link #PROBES}
  * slots from its own; contexts it finds no room for are freed. So the pool keeps at most 16 contexts idle on
- * a 2-core machine, about 20 KiB. Each slot has a cache line to itself ({@link #SLOT_STRIDE}): threads whose
- * slots differ never invalidate each other's line, however many take and give back at once (docs/design-notebook.md,
- * "The pool under many threads").
+ * a 2-core machine, about 20 KiB (docs/design-notebook.md, "The pool under many threads").
  *
  * <p>Claims are bounded as the JDK bounds direct buffers ({@code java.nio.Bits.reserveMemory}): past
  * {@link #CLAIM_LIMIT} claimed contexts, the claiming thread asks for a collection and waits (at most about
@@ -41,18 +38,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * milliseconds.
  */
 final class ContextPool<C extends PooledContext> {
-    /** SM3 contexts, for digests and the X9.63 KDF. */
-    static final ContextPool<Sm3Context> SM3 = new ContextPool<>(Sm3Context.KIND);
-    /** HMAC-SM3 contexts, for Macs and HKDF. */
-    static final ContextPool<HmacContext> HMAC = new ContextPool<>(HmacContext.KIND);
-
     static final int IDLE_PER_CPU = 8;
-    /**
-     * Array elements from one slot to the next: 32 references span at least 128 bytes, so no two slots, nor the
-     * first slot and the array's header, share a cache line or the pair of lines that x86 CPUs fetch together.
-     * The cost is memory: 16 slots take about 2 KiB, the 512 of a 64-core machine about 64 KiB, per pool.
-     */
-    static final int SLOT_STRIDE = 32;
     /**
      * Slots a thread looks at, from its own, before it allocates or frees: a miss reads that many lines, not all.
      * Never more than the slots: there are at least {@link #IDLE_PER_CPU}.
@@ -74,8 +60,7 @@ final class ContextPool<C extends PooledContext> {
     }
 
     private final Kind<C> kind;
-    private final AtomicReferenceArray<C> idle;
-    private final int mask;
+    private final StripedSlots<C> idle;
     private final ReferenceQueue<Object> dead = new ReferenceQueue<>();
     private final AtomicInteger claimed = new AtomicInteger();
     private final ReentrantLock reclaiming = new ReentrantLock();
@@ -83,14 +68,8 @@ final class ContextPool<C extends PooledContext> {
 
     ContextPool(Kind<C> kind) {
         this.kind = kind;
-        int slots = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * IDLE_PER_CPU);
-        // Slot i at element (i + 1) * SLOT_STRIDE: a stride of padding before the first and after the last.
-        this.idle = new AtomicReferenceArray<>((slots + 1) * SLOT_STRIDE);
-        this.mask = slots - 1;
-    }
-
-    private static int element(int slot) {
-        return (slot + 1) * SLOT_STRIDE;
+        int cpus = Math.max(1, Runtime.getRuntime().availableProcessors());
+        this.idle = new StripedSlots<>(Integer.highestOneBit(cpus * IDLE_PER_CPU), PROBES);
     }
 
     /** An engine's claim on a context: enqueued when the engine dies still holding it. */
@@ -115,15 +94,8 @@ final class ContextPool<C extends PooledContext> {
                 c.free();
             }
         }
-        int start = home();
-        for (int i = 0; i < PROBES; i++) {
-            int e = element((start + i) & mask);
-            C c = idle.getPlain(e) == null ? null : idle.getAndSet(e, null);
-            if (c != null) {
-                return c;
-            }
-        }
-        return kind.type().cast(kind.make());
+        C c = idle.take();
+        return c != null ? c : kind.type().cast(kind.make());
     }
 
     /**
@@ -152,14 +124,7 @@ final class ContextPool<C extends PooledContext> {
     }
 
     private boolean keepIdle(C c) {
-        int start = home();
-        for (int i = 0; i < PROBES; i++) {
-            int e = element((start + i) & mask);
-            if (idle.getPlain(e) == null && idle.compareAndSet(e, null, c)) {
-                return true;
-            }
-        }
-        return false;
+        return idle.give(c);
     }
 
     /** Claims for {@code owner}, which keeps it across calls until it gives it back or dies, a context it borrowed. */
@@ -170,12 +135,6 @@ final class ContextPool<C extends PooledContext> {
         c.claim(new Claim(owner, c, dead));
         claimed.incrementAndGet();
         return c;
-    }
-
-    // Slots differ by thread, so that threads rarely meet on one slot, and a thread that gives back the
-    // context it took puts it where it will look first next time.
-    private static int home() {
-        return (int) ((Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L) >>> 40);
     }
 
     /**
@@ -241,14 +200,7 @@ final class ContextPool<C extends PooledContext> {
 
     /** The idle contexts, for tests that check the pool's books. */
     List<C> idleContexts() {
-        List<C> all = new ArrayList<>();
-        for (int slot = 0; slot <= mask; slot++) {
-            C c = idle.get(element(slot));
-            if (c != null) {
-                all.add(c);
-            }
-        }
-        return all;
+        return idle.snapshot();
     }
 
     /** How many contexts the pool counts as claimed, for tests. */

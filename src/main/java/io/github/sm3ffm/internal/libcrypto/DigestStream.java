@@ -33,7 +33,7 @@ public final class DigestStream extends MessageStream<Sm3Context> {
     private byte[] parked;
 
     DigestStream() {
-        super(ContextPool.SM3);
+        super(Sm3Context.POOL);
     }
 
     @Override

@@ -43,7 +43,7 @@ public final class Hkdf {
         if (mode != Mode.EXTRACT && (length < 0 || length > MAX_LENGTH)) {
             throw new IllegalArgumentException("HKDF-SM3 gives 0 to " + MAX_LENGTH + " bytes, not " + length);
         }
-        HmacContext c = ContextPool.HMAC.borrow();
+        HmacContext c = HmacContext.POOL.borrow();
         boolean intact = false;
         byte[] prk = null;
         try {
@@ -56,7 +56,7 @@ public final class Hkdf {
             if (prk != null) {
                 Arrays.fill(prk, (byte) 0);
             }
-            ContextPool.HMAC.giveBack(c, intact);
+            HmacContext.POOL.giveBack(c, intact);
         }
     }
 

@@ -58,6 +58,9 @@ final class HmacContext extends PooledContext {
         }
     };
 
+    /** The pool of these contexts, for Macs, PBKDF2 and HKDF. */
+    static final ContextPool<HmacContext> POOL = new ContextPool<>(KIND);
+
 
     /**
      * The pads of {@code key}: K0 XOR ipad, then K0 XOR opad, K0 being the key padded with zeros, or its SM3

@@ -37,7 +37,7 @@ import java.util.Optional;
  */
 public final class LibCrypto {
     /** System property naming the exact libcrypto file to use; no other candidate is tried then. */
-    public static final String PATH_PROPERTY = "sm3ffm.libcrypto.path";
+    public static final String PATH_PROPERTY = LoadingHints.PATH_PROPERTY;
     /**
      * System property: an OpenSSL property query (property(7)), such as {@code provider=mycard}, passed to
      * the one fetch, SM3's, whose provider then computes HMAC and every KDF too; blank means none.

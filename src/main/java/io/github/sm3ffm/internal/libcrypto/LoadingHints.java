@@ -10,6 +10,8 @@ import java.util.List;
  * that the first line of a stack trace is enough to fix the launch or the system.
  */
 final class LoadingHints {
+    /** The loader's property ({@link LibCrypto#PATH_PROPERTY}), declared here so that the hints need no loader. */
+    static final String PATH_PROPERTY = "sm3ffm.libcrypto.path";
     static final String NATIVE_ACCESS = "launch with --enable-native-access=io.github.sm3ffm on the module path,"
             + " or --enable-native-access=ALL-UNNAMED on the class path";
 
@@ -17,11 +19,11 @@ final class LoadingHints {
     }
 
     /**
-     * A value of {@value LibCrypto#PATH_PROPERTY} that names a directory, or a library name where a file is
+     * A value of {@value #PATH_PROPERTY} that names a directory, or a library name where a file is
      * expected; a directory that holds one of {@code names} gets that file suggested.
      */
     static String notAFile(Path path, List<String> names) {
-        String message = "not a file: " + LibCrypto.PATH_PROPERTY + " takes the path of libcrypto";
+        String message = "not a file: " + PATH_PROPERTY + " takes the path of libcrypto";
         if (Files.isDirectory(path)) {
             for (String name : names) {
                 if (Files.isRegularFile(path.resolve(name))) {
@@ -35,7 +37,7 @@ final class LoadingHints {
 
     /** A library that has libcrypto's symbols only through its dependency {@code definer}, as libssl has. */
     static String notLibCrypto(Path definer) {
-        return "not libcrypto: it takes OpenSSL_version_num from " + definer + "; set " + LibCrypto.PATH_PROPERTY
+        return "not libcrypto: it takes OpenSSL_version_num from " + definer + "; set " + PATH_PROPERTY
                 + " to that file";
     }
 
@@ -56,7 +58,7 @@ final class LoadingHints {
     /** No candidate name could be opened: the system lacks OpenSSL's library package. */
     static String install() {
         return "; install OpenSSL 3's libcrypto (Debian 12 and Ubuntu 22.04: libssl3; Debian 13 and Ubuntu 24.04:"
-                + " libssl3t64; RHEL and Fedora: openssl-libs; Alpine: libcrypto3), or set " + LibCrypto.PATH_PROPERTY
+                + " libssl3t64; RHEL and Fedora: openssl-libs; Alpine: libcrypto3), or set " + PATH_PROPERTY
                 + " to its file";
     }
 }

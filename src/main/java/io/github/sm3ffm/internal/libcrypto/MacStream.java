@@ -16,7 +16,7 @@ public final class MacStream extends MessageStream<HmacContext> {
     private byte[] pads;
 
     MacStream() {
-        super(ContextPool.HMAC);
+        super(HmacContext.POOL);
     }
 
     @Override

@@ -38,7 +38,7 @@ public final class Pbkdf2 {
         }
         // S || INT(i)
         byte[] first = Arrays.copyOf(salt, salt.length + INDEX_LENGTH);
-        HmacContext c = ContextPool.HMAC.borrow();
+        HmacContext c = HmacContext.POOL.borrow();
         boolean intact = false;
         byte[] pads = null;
         try {
@@ -56,7 +56,7 @@ public final class Pbkdf2 {
             if (pads != null) {
                 Arrays.fill(pads, (byte) 0);
             }
-            ContextPool.HMAC.giveBack(c, intact);
+            HmacContext.POOL.giveBack(c, intact);
         }
     }
 

@@ -12,7 +12,7 @@ final class Sm3Context extends PooledContext {
         super(ctx, staging);
     }
 
-    /** How a pool makes these contexts: a staging buffer and the SM3 states. */
+    /** How a pool makes these contexts: a staging buffer and the SM3 states; tests make pools of their own. */
     static final ContextPool.Kind<Sm3Context> KIND = new ContextPool.Kind<>() {
         @Override
         public PooledContext make() {
@@ -31,6 +31,9 @@ final class Sm3Context extends PooledContext {
             return Sm3Context.class;
         }
     };
+
+    /** The pool of these contexts, for digests and the X9.63 KDF. */
+    static final ContextPool<Sm3Context> POOL = new ContextPool<>(KIND);
 
 
     /** Starts a new message (no init where the pool left it started). */

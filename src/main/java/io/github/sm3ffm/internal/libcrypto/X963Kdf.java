@@ -29,7 +29,7 @@ public final class X963Kdf {
         byte[] message = new byte[counterAt + COUNTER_LENGTH + sharedInfo.length];
         System.arraycopy(sharedSecret, 0, message, 0, counterAt);
         System.arraycopy(sharedInfo, 0, message, counterAt + COUNTER_LENGTH, sharedInfo.length);
-        Sm3Context c = ContextPool.SM3.borrow();
+        Sm3Context c = Sm3Context.POOL.borrow();
         boolean intact = false;
         try {
             byte[] out = DerivedBlocks.derive(new byte[length], (counter, into) -> {
@@ -45,7 +45,7 @@ public final class X963Kdf {
             return out;
         } finally {
             Arrays.fill(message, (byte) 0);
-            ContextPool.SM3.giveBack(c, intact);
+            Sm3Context.POOL.giveBack(c, intact);
         }
     }
 }

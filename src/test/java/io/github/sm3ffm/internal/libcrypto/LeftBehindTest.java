@@ -188,7 +188,7 @@ class LeftBehindTest {
     /** Idle contexts hold nothing; no context, idle or claimed, holds a 16-byte window of {@code secrets}. */
     private static void assertNothingLeft(String what, List<byte[]> secrets) {
         byte[] empty = sm3(new byte[0]);
-        for (ContextPool<?> pool : List.of(ContextPool.SM3, ContextPool.HMAC)) {
+        for (ContextPool<?> pool : List.of(Sm3Context.POOL, HmacContext.POOL)) {
             for (PooledContext c : pool.idleContexts()) {
                 assertTrue(c.staging().asByteBuffer().equals(java.nio.ByteBuffer.allocate(PooledContext.STAGING_SIZE)),
                         () -> what + ": an idle context's staging buffer holds bytes: "
@@ -228,7 +228,7 @@ class LeftBehindTest {
     }
 
     private static ContextPool<?> pool(PooledContext c) {
-        return c instanceof HmacContext ? ContextPool.HMAC : ContextPool.SM3;
+        return c instanceof HmacContext ? HmacContext.POOL : Sm3Context.POOL;
     }
 
     private static List<MemorySegment> states(PooledContext c) {

@@ -126,8 +126,8 @@ class NativeFailureTest {
             String failed;
             // Contexts of streams that died holding them (other tests leave some) first: a stream reclaims them
             // before it borrows, and the clearing would take the failure, which the pool absorbs.
-            reclaimDead(ContextPool.SM3);
-            reclaimDead(ContextPool.HMAC);
+            reclaimDead(Sm3Context.POOL);
+            reclaimDead(HmacContext.POOL);
             try (Faults.Armed armed = Faults.failNth(1)) {
                 d = a.decide();
                 failed = armed.failedCall();
@@ -223,8 +223,8 @@ class NativeFailureTest {
     /** Every live context is idle or claimed (nothing borrowed is left out), none twice. */
     private static void assertBooksBalance(String at) {
         Set<PooledContext> live = PooledContext.all();
-        for (ContextPool<?> pool : List.of(ContextPool.SM3, ContextPool.HMAC)) {
-            Class<?> kind = pool == ContextPool.SM3 ? Sm3Context.class : HmacContext.class;
+        for (ContextPool<?> pool : List.of(Sm3Context.POOL, HmacContext.POOL)) {
+            Class<?> kind = pool == Sm3Context.POOL ? Sm3Context.class : HmacContext.class;
             List<? extends PooledContext> idle = pool.idleContexts();
             Set<PooledContext> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
             distinct.addAll(idle);

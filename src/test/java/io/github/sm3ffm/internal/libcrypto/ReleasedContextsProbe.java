@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.ProviderException;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,7 +44,7 @@ public final class ReleasedContextsProbe {
         for (Algorithm a : List.of(Algorithm.HMAC_SM3, Algorithm.HKDF_SM3, Algorithm.X963KDF_SM3)) {
             a.check();
         }
-        System.out.println("direct=" + BackendChoice.offer().direct());
+        System.out.println("direct=" + BackendChoice.offer().direct() + " backend=" + Faults.chosen().getClass().getSimpleName());
         byte[] key = bytes(37, 0x11);
         byte[] unfinished = bytes(600, 0x22);
         List<byte[]> macSecrets = List.of(sm3(pad(key, 0x36)), sm3(pad(key, 0x5c)),
@@ -65,6 +66,33 @@ public final class ReleasedContextsProbe {
         }
         look("mac collected", macSecrets, List.of());
 
+        // A copy of a reused keyed Mac holds copies of the key's states and of the message's: the source and the
+        // copy each keep theirs until both are collected.
+        byte[] key3 = bytes(40, 0x44);
+        byte[] unfinished3 = bytes(600, 0x55);
+        List<byte[]> copySecrets = List.of(sm3(pad(key3, 0x36)), sm3(pad(key3, 0x5c)),
+                sm3(pad(key3, 0x36), unfinished3));
+        Mac source = Mac.getInstance("HmacSM3", PROVIDER);
+        source.init(new SecretKeySpec(key3, "HmacSM3"));
+        source.doFinal(bytes(64, 4));
+        source.update(unfinished3);
+        Mac copy = (Mac) source.clone();
+        source = null;
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            Thread.sleep(10);
+            otherMac();
+        }
+        look("mac copy alive", copySecrets, List.of());
+        Reference.reachabilityFence(copy);
+        copy = null;
+        for (int i = 0; i < 200 && count(copySecrets) > 0; i++) {
+            System.gc();
+            Thread.sleep(10);
+            otherMac();
+        }
+        look("mac copy collected", copySecrets, List.of());
+
         // A new Mac per message: the context serves one message and goes back at once, its MAC finished in it.
         byte[] key2 = bytes(64, 0x33);
         byte[] message2 = bytes(700, 3);
@@ -77,13 +105,13 @@ public final class ReleasedContextsProbe {
         // The reading sees finished states: an HMAC finished on a borrowed context is found until it goes back.
         byte[] controlKey = bytes(20, 0x3c);
         byte[] controlMessage = bytes(40, 0x3d);
-        HmacContext control = ContextPool.HMAC.borrow();
+        HmacContext control = HmacContext.POOL.borrow();
         byte[] controlPads = control.padsOf(controlKey);
         control.start(controlPads, controlMessage, 0, controlMessage.length);
         control.finish(controlPads, null, 0);
         List<byte[]> controlStates = macFinished(controlKey, controlMessage);
         look("finished control", controlStates, List.of());
-        ContextPool.HMAC.giveBack(control, true);
+        HmacContext.POOL.giveBack(control, true);
         look("finished control returned", controlStates, List.of());
 
         // PBKDF2 keys a context with the password's pads for its whole loop; its last U is finished in it, and at

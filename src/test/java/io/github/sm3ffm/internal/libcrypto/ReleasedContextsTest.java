@@ -19,14 +19,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ReleasedContextsTest {
     @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void releasedContextsHoldNoSecret(boolean direct) throws Exception {
-        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-D" + DirectSm3.PROPERTY + "=" + direct),
-                ReleasedContextsProbe.class);
+    @ValueSource(strings = {"direct", "evp", "dupctx"})
+    void releasedContextsHoldNoSecret(String backend) throws Exception {
+        boolean direct = !backend.equals("evp");
+        // dupctx: the provider's functions, with copies through EVP_MD_CTX_dup instead of the state copy.
+        ChildJvm.Result r = ChildJvm.run(Map.of(), List.of("-D" + DirectSm3.PROPERTY + "=" + direct,
+                "-D" + DirectSm3.STATE_COPY_PROPERTY + "=" + !backend.equals("dupctx")), ReleasedContextsProbe.class);
         String out = r.output();
         assertEquals(0, r.exitCode(), out);
-        // The inner and outer pads, and the message's state over the unfinished 600 bytes.
+        if (backend.equals("dupctx") && out.contains("direct=true")) {
+            assertTrue(out.contains("backend=Dupctx"), out);
+        }
+        // The inner and outer pads, and the message's state over the unfinished 600 bytes; then in the copy.
         assertTrue(out.contains("mac alive: found=3 "), out);
+        assertTrue(out.contains("mac copy alive: found=3 "), out);
         // A finished HMAC's inner and outer states, where the reading can see finished states (EVP from
         // OpenSSL 3.2 on refuses to finish one again, and the probe finds none there). Without keyed states the
         // inner hash runs on the same context before the outer one, so one finished state is left.
@@ -35,7 +41,7 @@ class ReleasedContextsTest {
         if (finishedReadable) {
             assertTrue(out.contains("finished control: found=1 "), out);
         }
-        for (String look : List.of("finished control returned", "mac collected", "mac one message", "pbkdf2 1",
+        for (String look : List.of("finished control returned", "mac collected", "mac copy collected", "mac one message", "pbkdf2 1",
                 "pbkdf2 2", "pbkdf2 1000", "hkdf", "x963")) {
             assertTrue(out.contains(look + ": found=0 dirtyStaging=0"), out);
         }

@@ -146,7 +146,7 @@ class StreamBoundariesTest {
                 String what = staged + " staged, " + onHeap + " on the heap";
                 assertEquals(staged, s.snapshot().staged(), what + ": staged before the copy");
                 PooledContext old = s.snapshot().claimed();
-                int claims = ContextPool.SM3.claimedCount();
+                int claims = Sm3Context.POOL.claimedCount();
 
                 var copy = s.copy();
                 int left = staged % 64;
@@ -160,7 +160,7 @@ class StreamBoundariesTest {
                     assertTrue(old.claim() == null && (old.primed() || !PooledContext.all().contains(old)),
                             what + ": the old context is idle (cleared) or freed, and no one's");
                 }
-                assertEquals(claims + (copy.holdsContext() ? 1 : 0), ContextPool.SM3.claimedCount(),
+                assertEquals(claims + (copy.holdsContext() ? 1 : 0), Sm3Context.POOL.claimedCount(),
                         what + ": claims counted");
 
                 byte[] more = bytes(70);
@@ -234,12 +234,12 @@ class StreamBoundariesTest {
             mac.update(message, 0, message.length);
             assertArrayEquals(References.hmac(key, message), mac.finish(), "a key of " + keyLength + " bytes");
             // The pads as HKDF asks for them, without the stream's own shortcut for short keys.
-            HmacContext c = ContextPool.HMAC.borrow();
+            HmacContext c = HmacContext.POOL.borrow();
             try {
                 byte[] k0 = keyLength <= 64 ? key : References.sm3(key);
                 assertArrayEquals(HmacContext.padsOfBlock(k0), c.padsOf(key), "the pads of a key of " + keyLength);
             } finally {
-                ContextPool.HMAC.giveBack(c, true);
+                HmacContext.POOL.giveBack(c, true);
             }
         }
     }
@@ -303,15 +303,15 @@ class StreamBoundariesTest {
         for (String borrower : new String[] {"finish", "update", "copy"}) {
             // A copy borrows a context for the source's staged blocks: the source stages 100 bytes each time.
             MessageStream<?> source = borrower.equals("copy") ? reusedDigest() : null;
-            int before = ContextPool.SM3.claimedCount();
+            int before = Sm3Context.POOL.claimedCount();
             claimAndDrop();
-            assertTrue(ContextPool.SM3.claimedCount() > before, "the dropped stream held a claimed context");
-            int held = ContextPool.SM3.claimedCount();
+            assertTrue(Sm3Context.POOL.claimedCount() > before, "the dropped stream held a claimed context");
+            int held = Sm3Context.POOL.claimedCount();
             // The GC enqueues the dead stream's claim; the next stream that borrows (at finish for a short message,
             // at update for a long one, which then claims a context of its own and is kept alive here, or at a
             // copy) gives the dead one's context back.
             List<MessageStream<?>> alive = new ArrayList<>();
-            for (int i = 0; i < 50 && ContextPool.SM3.claimedCount() >= held + alive.size(); i++) {
+            for (int i = 0; i < 50 && Sm3Context.POOL.claimedCount() >= held + alive.size(); i++) {
                 System.gc();
                 Thread.sleep(20);
                 if (source != null) {
@@ -334,10 +334,50 @@ class StreamBoundariesTest {
                     next.finish();
                 }
             }
-            assertTrue(ContextPool.SM3.claimedCount() < held + alive.size(),
+            assertTrue(Sm3Context.POOL.claimedCount() < held + alive.size(),
                     borrower + " reclaimed no dead owner's context");
             alive.forEach(MessageStream::reset);
         }
+    }
+
+    /** As above for MACs: a copy of a reused, keyed MAC borrows, and gives back a dead MAC's context first. */
+    @Test
+    void aCopyOfAReusedMacReclaimsTheContextOfOneThatDiedHoldingIt() throws Exception {
+        byte[] key = bytes(16);
+        MacStream source = Algorithm.hmacStream();
+        source.init(key);
+        for (int i = 0; i < 2; i++) {
+            source.update(bytes(64), 0, 64);
+            source.finish();
+        }
+        assertTrue(source.holdsContext(), "a reused MAC keeps a context");
+        int before = HmacContext.POOL.claimedCount();
+        claimAndDropMac(key);
+        int held = HmacContext.POOL.claimedCount();
+        assertTrue(held > before, "the dropped MAC held a claimed context");
+        List<MessageStream<?>> alive = new ArrayList<>();
+        for (int i = 0; i < 50 && HmacContext.POOL.claimedCount() >= held + alive.size(); i++) {
+            System.gc();
+            Thread.sleep(20);
+            // In place, so the message is in the source's context, which the copy copies into one it borrows.
+            byte[] m = bytes(STAGING + 100);
+            source.update(m, 0, m.length);
+            var copy = source.copy();
+            assertTrue(copy.holdsContext(), "the copy claimed a context");
+            assertArrayEquals(References.hmac(key, m), copy.finish(), "the copy");
+            alive.add(copy);
+            source.reset();
+        }
+        assertTrue(HmacContext.POOL.claimedCount() < held + alive.size(), "a MAC's copy reclaimed no dead owner's context");
+        alive.forEach(MessageStream::reset);
+    }
+
+    private void claimAndDropMac(byte[] key) throws Exception {
+        MacStream s = Algorithm.hmacStream();
+        s.init(key);
+        byte[] head = bytes(STAGING);
+        s.update(head, 0, head.length);
+        assertTrue(s.holdsContext());
     }
 
     private void claimAndDrop() throws Exception {
