@@ -43,7 +43,7 @@ public final class DigestStream extends MessageStream<Sm3Context> {
 
     @Override
     boolean skipsHeap(int len) {
-        return len >= STAGED_MIN && claims();
+        return len >= STAGED_MIN && holdsContext();
     }
 
     @Override

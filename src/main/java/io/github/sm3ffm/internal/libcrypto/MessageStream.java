@@ -1,75 +1,37 @@
 package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.libcrypto.PooledContext.STAGING_SIZE;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.security.ProviderException;
-import java.util.Arrays;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
 /**
- * What a digest's message ({@link DigestStream}) and a MAC's ({@link MacStream}) share: the guard around every
- * native call, the phase, the bytes waiting on the heap, and the native context claimed from a {@link ContextPool}.
- * A downcall costs about as much as hashing a few dozen bytes, and a native context is memory the GC cannot see, so:
- * <ul>
- * <li>updates shorter than {@value #DIRECT_THRESHOLD} bytes wait on the Java heap, in an array that grows from
- * {@value #FIRST_PENDING} to {@value PooledContext#STAGING_SIZE} bytes;</li>
- * <li>a message that never outgrows that array reaches OpenSSL only at {@link #finish}: copied into the staging
- * buffer of a context borrowed from the pool for that one call. A new engine holds no native memory;</li>
- * <li>a message that outgrows it, or input of {@value #DIRECT_THRESHOLD} bytes or more, needs OpenSSL state across
- * calls: the stream claims a context and feeds it, arrays in place through critical downcalls in chunks of
- * {@value PooledContext#CRITICAL_CHUNK} bytes (a critical call holds off GC for its duration), direct buffers by
- * address;</li>
- * <li>after its first message a stream is a reused engine, and keeps its claimed context across messages.</li>
- * </ul>
+ * What a digest's message ({@link DigestStream}) and a MAC's ({@link MacStream}) share: the phase, the native
+ * context claimed from a {@link ContextPool}, the bytes waiting on the heap ({@link HeapBytes}) and the guard around
+ * every native call ({@link Guarded}). Input shorter than {@value #DIRECT_THRESHOLD} bytes waits on the heap; a
+ * message that never outgrows it reaches OpenSSL only at {@link #finish}, on a context borrowed for that call, so a
+ * new engine holds no native memory. Larger input, or a message that outgrows the heap, claims a context and is fed
+ * in place (critical downcalls in chunks of {@value PooledContext#CRITICAL_CHUNK} bytes; direct buffers by
+ * address). After its first message a stream keeps its claimed context (docs/design.md, "Streams").
  *
- * <p>A message is in one of three phases: {@code HEAP} (its bytes, if any, wait on the heap), {@code NATIVE} (the
- * claimed context holds it) and {@code LOST} (a native call failed and the message lost input: it is refused until
- * it is ended, never finished with a wrong value). Each step is one method: a kind starts a message in
- * {@link #open}, what waits reaches OpenSSL in {@link #flush}, the pool takes back what dead owners held as it lends
- * ({@link ContextPool#borrow}), and a failed call goes to {@link #lose}, the one place that decides what it leaves:
- * the context's state is unknown, so the pool frees it. An operation calls the pool, or a step that calls the
- * context: a native call is at most five of the library's frames below the engine.
- *
- * <p>The message's bytes on the heap are zeroed as soon as they are staged for OpenSSL, and when the message ends
- * otherwise; the pool clears every context it takes back. The owner whose death releases a claimed context is this
- * stream: every native call runs under the guard, whose release keeps the stream reachable until it has returned.
+ * <p>A message is in one of three phases: {@code HEAP}, {@code NATIVE} (the claimed context holds it) and
+ * {@code LOST} (a native call failed and the message lost input: it is refused until it is ended, never finished
+ * with a wrong value). Each step is one method: a kind starts a message in {@link #open}, what waits reaches
+ * OpenSSL in {@link #flush}, the pool takes back what dead owners held as it lends ({@link ContextPool#borrow}),
+ * and a failed call goes to {@link #lose}, which decides what it leaves: the context's state is unknown, so the
+ * pool frees it. The owner whose death releases a claimed context is this stream: the guard's release keeps it
+ * reachable until a native call has returned.
  */
-public abstract sealed class MessageStream<C extends PooledContext> permits DigestStream, MacStream {
+public abstract sealed class MessageStream<C extends PooledContext> extends HeapBytes
+        permits DigestStream, MacStream {
     static final int DIRECT_THRESHOLD = STAGING_SIZE;
-    static final int FIRST_PENDING = 32;
 
     enum Phase { HEAP, NATIVE, LOST }
 
-    /**
-     * The pending array of a LOST message: it has no room, so every update misses the unguarded fast paths and
-     * reaches the guard, which refuses.
-     */
-    private static final byte[] NO_ROOM = new byte[0];
-
-    private static final VarHandle BUSY;
-
-    static {
-        try {
-            BUSY = MethodHandles.lookup().findVarHandle(MessageStream.class, "busy", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final ContextPool<C> pool;
-    /** 1 while a thread holds the guard ({@link #enter}). */
-    @SuppressWarnings("unused")
-    private int busy;
     private Phase phase = Phase.HEAP;
-    private byte[] pending;
-    private int pendingLen;
     /**
      * The context this stream uses: claimed across calls, or borrowed for the length of one {@link #finish} (it
      * holds no claim then, and goes back before the call returns); null between calls that hold none.
@@ -81,12 +43,6 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
     MessageStream(ContextPool<C> pool) {
         this.pool = pool;
     }
-
-    /** How many bytes the heap may hold now: fewer than the staging buffer where some wait there already. */
-    abstract int heapLimit();
-
-    /** Whether {@code len} bytes (fewer than {@value #DIRECT_THRESHOLD}) skip the heap, for the staging buffer. */
-    abstract boolean skipsHeap(int len);
 
     /**
      * Under the guard, for input shorter than {@value #DIRECT_THRESHOLD}: takes what it can of the last {@code len}
@@ -110,48 +66,6 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
 
     /** Under the guard: zeroes and drops what a kind keeps waiting besides the heap bytes. */
     void dropKindWaiting() {
-    }
-
-    /** Appends one byte on the heap where there is room; false when {@link #update(Object, long, long)} must. */
-    public final boolean append(byte input) {
-        byte[] p = pending;
-        int s = pendingLen;
-        if (p != null && s < Math.min(p.length, heapLimit())) {
-            p[s] = input;
-            pendingLen = s + 1;
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Adds {@code len} bytes of {@code src} from {@code offset} on the heap, where they wait when they are short and
-     * there is room; false when {@link #update(Object, long, long)} must. Heap only, so no guard; small, so that the
-     * JIT inlines it into an engine's update, where {@code update} is too big to be.
-     */
-    public final boolean append(byte[] src, int offset, int len) {
-        if (len <= 0) {
-            // Nothing at all happens for none, whatever the offset.
-            return true;
-        }
-        if (len >= DIRECT_THRESHOLD || skipsHeap(len)) {
-            return false;
-        }
-        byte[] p = pending;
-        int s = pendingLen;
-        int limit = heapLimit();
-        if (p != null && len <= Math.min(p.length, limit) - s) {
-            System.arraycopy(src, offset, p, s, len);
-            pendingLen = s + len;
-            return true;
-        }
-        if (p == null && limit == STAGING_SIZE) {
-            // A new stream's first bytes.
-            System.arraycopy(src, offset, grow(null, 0, len), 0, len);
-            pendingLen = len;
-            return true;
-        }
-        return false;
     }
 
     /**
@@ -277,10 +191,10 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
      */
     final void flush() {
         int m = takeStaged();
-        int n = pendingLen;
+        int n = pendingLength();
         if (m + n > 0) {
-            pendingLen = 0;
-            context.updateWaiting(m, pending, n);
+            pendingMoved();
+            context.updateWaiting(m, pendingBytes(), n);
         }
     }
 
@@ -308,11 +222,6 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
         return context;
     }
 
-    /** Whether this stream holds a claimed context across calls, which it may stage bytes in. */
-    final boolean claims() {
-        return context != null;
-    }
-
     /** Claims {@code c}, borrowed from the pool, for this stream. */
     final C claim(C c) {
         context = pool.claim(this, c);
@@ -337,28 +246,10 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
     final void copyWaiting(MessageStream<C> that, int staged) {
         if (phase == Phase.LOST) {
             that.phase = Phase.LOST;
-            that.pending = NO_ROOM;
+            that.refuseHeap();
             return;
         }
-        int n = pendingLen;
-        if (staged == 0) {
-            if (pending != null) {
-                that.pending = pending.clone();
-                that.pendingLen = n;
-            }
-            return;
-        }
-        int capacity = pending == null ? FIRST_PENDING : pending.length;
-        while (capacity < staged + n) {
-            capacity <<= 1;
-        }
-        byte[] p = new byte[capacity];
-        context.staged(p, 0, staged);
-        if (n > 0) {
-            System.arraycopy(pending, 0, p, staged, n);
-        }
-        that.pending = p;
-        that.pendingLen = staged + n;
+        copyHeapTo(that, context, staged);
     }
 
     /**
@@ -399,13 +290,11 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
      * caller to give back when the stream has not yet finished a message (it may never be used again), else null.
      */
     private C endMessage() {
+        if (!reused) {
+            return dropAll();
+        }
         dropWaiting();
         phase = Phase.HEAP;
-        C c = context;
-        if (c != null && !reused) {
-            context = null;
-            return c;
-        }
         return null;
     }
 
@@ -418,7 +307,7 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
         C c = dropAll();
         if (inputLost) {
             phase = Phase.LOST;
-            pending = NO_ROOM;
+            refuseHeap();
         }
         return c;
     }
@@ -426,74 +315,7 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
     // The message's bytes not yet in OpenSSL's state are zeroed and dropped.
     private void dropWaiting() {
         dropKindWaiting();
-        if (pending == NO_ROOM) {
-            pending = null;
-        } else if (pending != null) {
-            Arrays.fill(pending, 0, pendingLen, (byte) 0);
-        }
-        pendingLen = 0;
-    }
-
-    /**
-     * Copies as much of the input as fits onto the heap array, growing it up to what the heap may hold; returns how
-     * many bytes are left, which need OpenSSL first.
-     */
-    final long pend(Object src, MemorySegment segment, long offset, long len) {
-        int limit = heapLimit();
-        while (len > 0) {
-            int s = pendingLen;
-            byte[] p = pending;
-            if (p == null || (p.length < STAGING_SIZE && len > p.length - s)) {
-                p = grow(p, s, len);
-            }
-            int room = Math.min(p.length, limit) - s;
-            if (room <= 0) {
-                return len;
-            }
-            int k = (int) Math.min(len, room);
-            if (segment == null) {
-                System.arraycopy((byte[]) src, (int) offset, p, s, k);
-            } else {
-                MemorySegment.copy(segment, JAVA_BYTE, segment.byteSize() - len, p, s, k);
-            }
-            pendingLen = s + k;
-            offset += k;
-            len -= k;
-        }
-        return 0;
-    }
-
-    /** Under the guard: how many bytes wait on the heap, and the heap array, for a kind that moves them. */
-    final int pendingLength() {
-        return pendingLen;
-    }
-
-    final byte[] pendingBytes() {
-        return pending;
-    }
-
-    /** Under the guard: the heap's bytes were moved (and zeroed) by a kind. */
-    final void pendingMoved() {
-        pendingLen = 0;
-    }
-
-    // The pending array sized for s + len bytes, doubling from FIRST_PENDING up to the staging size; the old one
-    // is zeroed.
-    private byte[] grow(byte[] p, int s, long len) {
-        int capacity = p == null ? FIRST_PENDING : p.length;
-        while (capacity < STAGING_SIZE && capacity - s < len) {
-            capacity <<= 1;
-        }
-        if (p == null || capacity > p.length) {
-            byte[] larger = new byte[capacity];
-            if (p != null) {
-                System.arraycopy(p, 0, larger, 0, Math.min(s, p.length));
-                Arrays.fill(p, (byte) 0);
-            }
-            pending = larger;
-            return larger;
-        }
-        return p;
+        dropHeap();
     }
 
     /** What a test may see of the stream: its phase, heap bytes, claimed context and a kind's own waiting state. */
@@ -505,34 +327,11 @@ public abstract sealed class MessageStream<C extends PooledContext> permits Dige
     abstract Snapshot snapshot();
 
     final Snapshot snapshot(int staged, byte[] parked, byte[] pads) {
-        return new Snapshot(phase, pending, pendingLen, context, staged, parked, pads);
+        return new Snapshot(phase, pendingBytes(), pendingLength(), context, staged, parked, pads);
     }
 
-    /** Whether this stream holds a claimed context now, for tests. */
+    /** Whether this stream holds a claimed context across calls (which a digest may stage bytes in). */
     final boolean holdsContext() {
         return context != null;
-    }
-
-    /**
-     * Takes this stream's guard: every native call and every change of context runs under it. A CAS and a
-     * releasing store, cheaper than a monitor on a short digest. Only threads that race on one engine, which the
-     * JCA does not allow, ever wait here.
-     */
-    final void enter() {
-        if (!BUSY.compareAndSet(this, 0, 1)) {
-            for (int spins = 0; !BUSY.compareAndSet(this, 0, 1); spins++) {
-                if (spins < 64) {
-                    Thread.onSpinWait();
-                } else {
-                    // The holder may be hashing a long input: wait without burning a CPU.
-                    LockSupport.parkNanos(50_000);
-                }
-            }
-        }
-    }
-
-    final void exit() {
-        BUSY.setRelease(this, 0);
-        Reference.reachabilityFence(this);
     }
 }

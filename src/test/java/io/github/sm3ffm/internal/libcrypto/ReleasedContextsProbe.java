@@ -44,53 +44,28 @@ public final class ReleasedContextsProbe {
         for (Algorithm a : List.of(Algorithm.HMAC_SM3, Algorithm.HKDF_SM3, Algorithm.X963KDF_SM3)) {
             a.check();
         }
-        System.out.println("direct=" + BackendChoice.offer().direct() + " backend=" + Faults.chosen().getClass().getSimpleName());
+        System.out.println("direct=" + BackendChoice.offer().direct()
+                + " backend=" + Faults.chosen().getClass().getSimpleName());
         byte[] key = bytes(37, 0x11);
         byte[] unfinished = bytes(600, 0x22);
-        List<byte[]> macSecrets = List.of(sm3(pad(key, 0x36)), sm3(pad(key, 0x5c)),
-                sm3(pad(key, 0x36), unfinished));
-
-        Mac mac = Mac.getInstance("HmacSM3", PROVIDER);
-        mac.init(new SecretKeySpec(key, "HmacSM3"));
-        mac.doFinal(bytes(64, 1));
-        // A reused Mac keeps a context keyed with the pads; 600 bytes reach it at once.
-        mac.doFinal(bytes(64, 2));
-        mac.update(unfinished);
+        List<byte[]> macSecrets = keyedSecrets(key, unfinished);
+        Mac mac = reusedMac(key, unfinished);
         look("mac alive", macSecrets, List.of());
         mac = null;
-        for (int i = 0; i < 200 && count(macSecrets) > 0; i++) {
-            System.gc();
-            Thread.sleep(10);
-            // Reclaiming runs on the threads that borrow: a Mac with another key borrows for its message.
-            otherMac();
-        }
+        collect(macSecrets, 200);
         look("mac collected", macSecrets, List.of());
 
-        // A copy of a reused keyed Mac holds copies of the key's states and of the message's: the source and the
-        // copy each keep theirs until both are collected.
+        // A copy of a reused keyed Mac holds copies of the key's states and of the message's: the copy keeps them
+        // after its source is collected, until it is collected too.
         byte[] key3 = bytes(40, 0x44);
         byte[] unfinished3 = bytes(600, 0x55);
-        List<byte[]> copySecrets = List.of(sm3(pad(key3, 0x36)), sm3(pad(key3, 0x5c)),
-                sm3(pad(key3, 0x36), unfinished3));
-        Mac source = Mac.getInstance("HmacSM3", PROVIDER);
-        source.init(new SecretKeySpec(key3, "HmacSM3"));
-        source.doFinal(bytes(64, 4));
-        source.update(unfinished3);
-        Mac copy = (Mac) source.clone();
-        source = null;
-        for (int i = 0; i < 5; i++) {
-            System.gc();
-            Thread.sleep(10);
-            otherMac();
-        }
+        List<byte[]> copySecrets = keyedSecrets(key3, unfinished3);
+        Mac copy = (Mac) reusedMac(key3, unfinished3).clone();
+        collect(copySecrets, 5);
         look("mac copy alive", copySecrets, List.of());
         Reference.reachabilityFence(copy);
         copy = null;
-        for (int i = 0; i < 200 && count(copySecrets) > 0; i++) {
-            System.gc();
-            Thread.sleep(10);
-            otherMac();
-        }
+        collect(copySecrets, 200);
         look("mac copy collected", copySecrets, List.of());
 
         // A new Mac per message: the context serves one message and goes back at once, its MAC finished in it.
@@ -201,6 +176,36 @@ public final class ReleasedContextsProbe {
     }
 
     /** Prints how many states hold one of {@code states}, and how many staging buffers hold a secret. */
+    /** The states a keyed MAC over {@code unfinished} holds: the inner and outer pads, and the message's. */
+    private static List<byte[]> keyedSecrets(byte[] key, byte[] unfinished) {
+        return List.of(sm3(pad(key, 0x36)), sm3(pad(key, 0x5c)), sm3(pad(key, 0x36), unfinished));
+    }
+
+    /**
+     * A reused Mac, which keeps a context keyed with the pads, in the middle of {@code unfinished}: 600 bytes reach
+     * that context at once.
+     */
+    private static Mac reusedMac(byte[] key, byte[] unfinished) throws Exception {
+        Mac mac = Mac.getInstance("HmacSM3", PROVIDER);
+        mac.init(new SecretKeySpec(key, "HmacSM3"));
+        mac.doFinal(bytes(64, 1));
+        mac.doFinal(bytes(64, 2));
+        mac.update(unfinished);
+        return mac;
+    }
+
+    /**
+     * Up to {@code rounds} collections, until none of {@code secrets} is found. Reclaiming runs on the threads that
+     * borrow: a Mac with another key borrows for its message.
+     */
+    private static void collect(List<byte[]> secrets, int rounds) throws Exception {
+        for (int i = 0; i < rounds && count(secrets) > 0; i++) {
+            System.gc();
+            Thread.sleep(10);
+            otherMac();
+        }
+    }
+
     private static void look(String name, List<byte[]> states, List<byte[]> stagedSecrets) {
         int dirty = 0;
         for (PooledContext c : PooledContext.all()) {
