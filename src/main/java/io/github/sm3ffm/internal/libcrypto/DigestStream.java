@@ -149,7 +149,7 @@ public final class DigestStream extends MessageStream<Sm3Context> {
                 if (state != null) {
                     that.parked = state;
                 } else {
-                    copyContextTo(that, Sm3Context::copyTo);
+                    copyContextTo(that, pool.borrow(), Sm3Context::copyTo);
                 }
             } else if (parked != null) {
                 that.parked = parked.clone();

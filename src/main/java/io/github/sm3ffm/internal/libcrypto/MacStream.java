@@ -61,7 +61,7 @@ public final class MacStream extends MessageStream<HmacContext> {
         try {
             that.pads = pads == null ? null : pads.clone();
             if (isNative()) {
-                copyContextTo(that, HmacContext::copyTo);
+                copyContextTo(that, pool.borrow(), HmacContext::copyTo);
             }
             copyWaiting(that, 0);
         } finally {

@@ -253,11 +253,11 @@ public abstract sealed class MessageStream<C extends PooledContext> extends Heap
     }
 
     /**
-     * Under the guard, for a copy: borrows a context, has {@code copier} put this stream's claimed one in it and
-     * gives it to {@code that}. A failed copy may be half done, so the context goes back as failed.
+     * Under the guard, for a copy: has {@code copier} put this stream's claimed context in {@code n}, borrowed by the
+     * caller (so that a new context is made one frame nearer the engine), and gives it to {@code that}. A failed copy
+     * may be half done, so the context goes back as failed.
      */
-    final void copyContextTo(MessageStream<C> that, BiConsumer<C, C> copier) {
-        C n = pool.borrow();
+    final void copyContextTo(MessageStream<C> that, C n, BiConsumer<C, C> copier) {
         try {
             copier.accept(context(), n);
         } catch (ProviderException e) {
