@@ -27,8 +27,9 @@ class ReleasedContextsTest {
                 "-D" + DirectSm3.STATE_COPY_PROPERTY + "=" + !backend.equals("dupctx")), ReleasedContextsProbe.class);
         String out = r.output();
         assertEquals(0, r.exitCode(), out);
+        // With the state copy off, copies go through dupctx, or copyctx where the provider has it (OpenSSL 3.5+).
         if (backend.equals("dupctx") && out.contains("direct=true")) {
-            assertTrue(out.contains("backend=Dupctx"), out);
+            assertTrue(out.contains("backend=Dupctx") || out.contains("backend=Copyctx"), out);
         }
         // The inner and outer pads, and the message's state over the unfinished 600 bytes; then in the copy.
         assertTrue(out.contains("mac alive: found=3 "), out);
