@@ -55,9 +55,13 @@ class StartupFailureTest {
             assertSame(undisturbed[0], offerThrough(steps), "the choice after call " + n + " (" + call + ") failed");
         }
         assertFalse(BackendChoice.made(), "trying the steps keeps nothing");
-        Set<String> expected = DIRECT ? Set.of("load", "find", "link", "provider newctx", "provider init",
-                "provider update", "provider final", "provider dupctx") : Set.of("load", "find");
-        assertEquals(new TreeSet<>(expected), failed, points + " failure points");
+        // dupctx is called by the layout proof and the copy check, which run only where states are copied as bytes.
+        Set<String> expected = new TreeSet<>(DIRECT ? Set.of("load", "find", "link", "provider newctx",
+                "provider init", "provider update", "provider final") : Set.of("load", "find"));
+        if (expectedBackend() == ProviderBackend.StateBytes.class) {
+            expected.add("provider dupctx");
+        }
+        assertEquals(expected, failed, points + " failure points");
         System.out.println("Before the backend (" + BackendChoice.backendFor(undisturbed[0]).description() + "): "
                 + points + " failure points, calls " + failed);
 
