@@ -154,7 +154,7 @@ public final class DigestStream extends MessageStream<Sm3Context> {
             } else if (parked != null) {
                 that.parked = parked.clone();
             }
-            copyWaiting(that, staged);
+            copyHeapTo(that, context(), staged);
         } finally {
             exit();
         }

@@ -124,7 +124,7 @@ final class DirectSm3 {
 
     /** Whether {@code versionNum}, OpenSSL_version_num(), is a release from 3.0 to 3.4. */
     static boolean hasSm3Ctx(long versionNum) {
-        return versionNum >= LibCrypto.OPENSSL_3_0 && versionNum < OPENSSL_3_5;
+        return versionNum >= Candidate.OPENSSL_3_0 && versionNum < OPENSSL_3_5;
     }
 
     /**

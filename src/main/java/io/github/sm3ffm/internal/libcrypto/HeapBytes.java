@@ -7,10 +7,14 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * The bytes of a message that wait on the Java heap until OpenSSL needs them: an array that grows from
- * {@value #FIRST_PENDING} to {@value PooledContext#STAGING_SIZE} bytes, zeroed whenever its bytes move on or are
- * dropped. No native call: {@link MessageStream} (the only subclass, so these fields sit in the stream itself,
+ * Where a message is, and the bytes of it that wait on the Java heap until OpenSSL needs them: an array that grows
+ * from {@value #FIRST_PENDING} to {@value PooledContext#STAGING_SIZE} bytes, zeroed whenever its bytes move on or
+ * are dropped. No native call: {@link MessageStream} (the only subclass, so these fields sit in the stream itself,
  * no pointer further from an engine's hot path) decides when they reach OpenSSL.
+ *
+ * <p>A message is in one of three phases: {@code HEAP} (all of it waits here), {@code NATIVE} (a claimed or
+ * borrowed context holds it) and {@code LOST} (a native call failed and the message lost input: it is refused until
+ * it is ended, never finished with a wrong value).
  */
 public abstract sealed class HeapBytes extends Guarded permits MessageStream {
     static final int FIRST_PENDING = 32;
@@ -21,6 +25,9 @@ public abstract sealed class HeapBytes extends Guarded permits MessageStream {
      */
     private static final byte[] NO_ROOM = new byte[0];
 
+    enum Phase { HEAP, NATIVE, LOST }
+
+    private Phase phase = Phase.HEAP;
     private byte[] pending;
     private int pendingLen;
 
@@ -137,12 +144,44 @@ public abstract sealed class HeapBytes extends Guarded permits MessageStream {
         return p;
     }
 
-    /** Gives a LOST message an array without room, so that every update reaches the guard. */
-    final void refuseHeap() {
+    /** Under the guard: true, once, when a message must be started on the claimed or borrowed context. */
+    final boolean opening() {
+        if (phase == Phase.NATIVE) {
+            return false;
+        }
+        phase = Phase.NATIVE;
+        return true;
+    }
+
+    /** Whether the message so far is in a context. */
+    final boolean isNative() {
+        return phase == Phase.NATIVE;
+    }
+
+    /** The message is in a context now: one a copy moved it to. */
+    final void nowNative() {
+        phase = Phase.NATIVE;
+    }
+
+    /** The message lost input; its array has no room, so that every update reaches the guard, which refuses. */
+    final void lost() {
+        phase = Phase.LOST;
         pending = NO_ROOM;
     }
 
-    /** Zeroes and drops the bytes waiting here. */
+    // Under the guard: the message lost input to a failed native call, and only a new message can be right.
+    final void refuseIfLost() {
+        if (phase == Phase.LOST) {
+            throw new IllegalStateException("a native call failed and this message lost input;"
+                    + " reset() (or a digest, which reports this) starts a new one");
+        }
+    }
+
+    final Phase phase() {
+        return phase;
+    }
+
+    /** Zeroes and drops the bytes waiting here; the next message starts on the heap. */
     final void dropHeap() {
         if (pending == NO_ROOM) {
             pending = null;
@@ -150,13 +189,18 @@ public abstract sealed class HeapBytes extends Guarded permits MessageStream {
             Arrays.fill(pending, 0, pendingLen, (byte) 0);
         }
         pendingLen = 0;
+        phase = Phase.HEAP;
     }
 
     /**
      * For a copy ({@code that}, new): what waits here waits there, behind the first {@code staged} bytes of
-     * {@code context}'s staging buffer (none when 0).
+     * {@code context}'s staging buffer (none when 0); a LOST message stays lost.
      */
     final void copyHeapTo(HeapBytes that, PooledContext context, int staged) {
+        if (phase == Phase.LOST) {
+            that.lost();
+            return;
+        }
         int n = pendingLen;
         if (staged == 0) {
             if (pending != null) {

@@ -1,22 +1,13 @@
 package io.github.sm3ffm.internal.libcrypto;
 
-import static io.github.sm3ffm.internal.openssl.OpenSSL.C_POINTER;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_fetch;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_free;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.EVP_MD_get_size;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OPENSSL_VERSION;
 import static io.github.sm3ffm.internal.openssl.OpenSSL.OpenSSL_version;
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
-import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +34,6 @@ public final class LibCrypto {
      * the one fetch, SM3's, whose provider then computes HMAC and every KDF too; blank means none.
      */
     public static final String PROPERTIES_PROPERTY = "sm3ffm.properties";
-
-    /** OpenSSL_version_num() of 3.0.0, the oldest release the library takes. */
-    static final long OPENSSL_3_0 = 0x3000_0000L;
 
     private LibCrypto() {
     }
@@ -151,10 +139,10 @@ public final class LibCrypto {
         for (String candidate : explicit != null ? List.of(explicit) : names) {
             String label = explicit != null ? PATH_PROPERTY + "=" + candidate : candidate;
             try {
-                Path path = open(candidate, explicit != null);
+                Path path = Candidate.open(candidate, explicit != null, defaultNames());
                 System.load(path.toString());
                 return fetchSm3(path);
-            } catch (CandidateRejected e) {
+            } catch (Candidate.Rejected e) {
                 tried.add(label + ": " + e.getMessage());
                 noneOpened &= e.unopened;
             } catch (LibCryptoUnavailableException e) {
@@ -164,7 +152,7 @@ public final class LibCrypto {
                         new LibCryptoUnavailableException(LoadingHints.nativeAccessDenied(e), e));
             } catch (Throwable e) {
                 // IllegalCallerException without native access, UnsatisfiedLinkError, anything else.
-                tried.add(label + ": " + describe(e));
+                tried.add(label + ": " + Candidate.describe(e));
                 lastCause = e;
                 noneOpened = false;
             }
@@ -189,91 +177,6 @@ public final class LibCrypto {
         return List.of("libcrypto.so.4", "libcrypto.so.3", "libcrypto.so");
     }
 
-    /** Opens a candidate privately, checks it, and returns the absolute file to bind the bindings to. */
-    private static Path open(String candidate, boolean isPath) throws CandidateRejected {
-        Arena arena = Arena.ofShared();
-        boolean accepted = false;
-        try {
-            Path path = isPath ? Path.of(candidate).toAbsolutePath() : null;
-            if (isPath && !Files.isRegularFile(path)) {
-                boolean named = Files.exists(path) || Path.of(candidate).getParent() == null;
-                throw new CandidateRejected(named ? LoadingHints.notAFile(path, defaultNames()) : "no such file");
-            }
-            SymbolLookup lookup;
-            try {
-                lookup = isPath ? SymbolLookup.libraryLookup(path, arena)
-                        : SymbolLookup.libraryLookup(candidate, arena);
-            } catch (IllegalArgumentException e) {
-                throw new CandidateRejected("cannot be opened (" + e.getMessage() + ")", true);
-            }
-            Optional<MemorySegment> found = lookup.find("OpenSSL_version_num");
-            if (found.isEmpty()) {
-                throw new CandidateRejected("not libcrypto (no OpenSSL_version_num)");
-            }
-            MemorySegment versionNum = found.get();
-            // dlsym also searches a library's dependencies: libssl would pass every check below through libcrypto.
-            Path definer = fileContaining(versionNum);
-            if (isPath && !LoadingHints.isSameFile(path, definer)) {
-                throw new CandidateRejected(LoadingHints.notLibCrypto(definer));
-            }
-            long version = invokeVersionNum(versionNum);
-            if (version < OPENSSL_3_0) {
-                throw new CandidateRejected(String.format(
-                        "OpenSSL version number 0x%08x; OpenSSL 3.0 or later is required", version));
-            }
-            List<String> missing = new ArrayList<>();
-            for (String symbol : Bindings.boundSymbols()) {
-                if (lookup.find(symbol).isEmpty()) {
-                    missing.add(symbol);
-                }
-            }
-            if (!missing.isEmpty()) {
-                throw new CandidateRejected("missing symbols " + missing);
-            }
-            accepted = true;
-            return isPath ? path : definer;
-        } finally {
-            // The private handle is only for checking; System.load keeps the accepted library open.
-            if (!accepted) {
-                arena.close();
-            }
-        }
-    }
-
-    private static long invokeVersionNum(MemorySegment address) throws CandidateRejected {
-        MethodHandle handle = Linker.nativeLinker().downcallHandle(address, FunctionDescriptor.of(JAVA_LONG));
-        try {
-            return (long) handle.invokeExact();
-        } catch (Throwable e) {
-            throw new CandidateRejected("OpenSSL_version_num failed: " + describe(e));
-        }
-    }
-
-    /** The file a library opened by name came from, asked of the dynamic linker with dladdr(3). */
-    private static Path fileContaining(MemorySegment symbol) throws CandidateRejected {
-        Linker linker = Linker.nativeLinker();
-        Optional<MemorySegment> dladdr = linker.defaultLookup().find("dladdr");
-        if (dladdr.isEmpty()) {
-            throw new CandidateRejected("dladdr is not available to locate the file");
-        }
-        MethodHandle handle = linker.downcallHandle(dladdr.get(), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        try (Arena arena = Arena.ofConfined()) {
-            // Dl_info: dli_fname, dli_fbase, dli_sname, dli_saddr.
-            MemorySegment info = arena.allocate(ADDRESS.byteSize() * 4, ADDRESS.byteAlignment());
-            int found;
-            try {
-                found = (int) handle.invokeExact(symbol, info);
-            } catch (Throwable e) {
-                throw new CandidateRejected("dladdr failed: " + describe(e));
-            }
-            MemorySegment name = info.get(C_POINTER, 0);
-            if (found == 0 || name.equals(MemorySegment.NULL)) {
-                throw new CandidateRejected("dladdr could not name the file");
-            }
-            return Path.of(name.getString(0)).toAbsolutePath();
-        }
-    }
-
     private static Outcome fetchSm3(Path path) throws LibCryptoUnavailableException {
         String version = OpenSSL_version(OPENSSL_VERSION()).getString(0);
         String where = version + " at " + path;
@@ -293,25 +196,5 @@ public final class LibCrypto {
             throw new LibCryptoUnavailableException(where + " gave an SM3 with a " + size + "-byte digest", null);
         }
         return new Outcome(md, version, path, null);
-    }
-
-    private static String describe(Throwable e) {
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-    }
-
-    /** A candidate that is not a usable libcrypto; the next one is tried. */
-    private static final class CandidateRejected extends Exception {
-        private static final long serialVersionUID = 1L;
-        /** Whether the dynamic linker could not open it at all: none opening means libcrypto is not installed. */
-        final boolean unopened;
-
-        CandidateRejected(String message) {
-            this(message, false);
-        }
-
-        CandidateRejected(String message, boolean unopened) {
-            super(message, null, false, false);
-            this.unopened = unopened;
-        }
     }
 }

@@ -63,7 +63,7 @@ public final class MacStream extends MessageStream<HmacContext> {
             if (isNative()) {
                 copyContextTo(that, pool.borrow(), HmacContext::copyTo);
             }
-            copyWaiting(that, 0);
+            copyHeapTo(that, context(), 0);
         } finally {
             exit();
         }

@@ -8,30 +8,25 @@ import java.security.ProviderException;
 import java.util.function.BiConsumer;
 
 /**
- * What a digest's message ({@link DigestStream}) and a MAC's ({@link MacStream}) share: the phase, the native
- * context claimed from a {@link ContextPool}, the bytes waiting on the heap ({@link HeapBytes}) and the guard around
+ * What a digest's message ({@link DigestStream}) and a MAC's ({@link MacStream}) share: the native context
+ * claimed from a {@link ContextPool}, the bytes waiting on the heap ({@link HeapBytes}) and the guard around
  * every native call ({@link Guarded}). Input shorter than {@value #DIRECT_THRESHOLD} bytes waits on the heap; a
  * message that never outgrows it reaches OpenSSL only at {@link #finish}, on a context borrowed for that call, so a
  * new engine holds no native memory. Larger input, or a message that outgrows the heap, claims a context and is fed
  * in place (critical downcalls in chunks of {@value PooledContext#CRITICAL_CHUNK} bytes; direct buffers by
  * address). After its first message a stream keeps its claimed context (docs/design.md, "Streams").
  *
- * <p>A message is in one of three phases: {@code HEAP}, {@code NATIVE} (the claimed context holds it) and
- * {@code LOST} (a native call failed and the message lost input: it is refused until it is ended, never finished
- * with a wrong value). Each step is one method: a kind starts a message in {@link #open}, what waits reaches
- * OpenSSL in {@link #flush}, the pool takes back what dead owners held as it lends ({@link ContextPool#borrow}),
- * and a failed call goes to {@link #lose}, which decides what it leaves: the context's state is unknown, so the
- * pool frees it. The owner whose death releases a claimed context is this stream: the guard's release keeps it
- * reachable until a native call has returned.
+ * <p>A message is on the heap, in a context or lost ({@link HeapBytes}). Each step is one method: a kind starts a
+ * message in {@link #open}, what waits reaches OpenSSL in {@link #flush}, the pool takes back what dead owners held
+ * as it lends ({@link ContextPool#borrow}), and a failed call goes to {@link #lose}, which decides what it leaves:
+ * the context's state is unknown, so the pool frees it. The owner whose death releases a claimed context is this
+ * stream: the guard's release keeps it reachable until a native call has returned.
  */
 public abstract sealed class MessageStream<C extends PooledContext> extends HeapBytes
         permits DigestStream, MacStream {
     static final int DIRECT_THRESHOLD = STAGING_SIZE;
 
-    enum Phase { HEAP, NATIVE, LOST }
-
     final ContextPool<C> pool;
-    private Phase phase = Phase.HEAP;
     /**
      * The context this stream uses: claimed across calls, or borrowed for the length of one {@link #finish} (it
      * holds no claim then, and goes back before the call returns); null between calls that hold none.
@@ -198,20 +193,6 @@ public abstract sealed class MessageStream<C extends PooledContext> extends Heap
         }
     }
 
-    /** Under the guard: true, once, when a message must be started on the claimed or borrowed context. */
-    final boolean opening() {
-        if (phase == Phase.NATIVE) {
-            return false;
-        }
-        phase = Phase.NATIVE;
-        return true;
-    }
-
-    /** Whether the message so far is in the claimed context. */
-    final boolean isNative() {
-        return phase == Phase.NATIVE;
-    }
-
     /** Whether a message was finished before. */
     final boolean reused() {
         return reused;
@@ -235,21 +216,8 @@ public abstract sealed class MessageStream<C extends PooledContext> extends Heap
     final C handOver() {
         C old = context;
         context = null;
-        phase = Phase.NATIVE;
+        nowNative();
         return old;
-    }
-
-    /**
-     * Under the guard of this stream, for a copy ({@code that}, new): what waits here waits there, the first
-     * {@code staged} bytes of the claimed context's staging buffer ahead of the heap's; a LOST message stays lost.
-     */
-    final void copyWaiting(MessageStream<C> that, int staged) {
-        if (phase == Phase.LOST) {
-            that.phase = Phase.LOST;
-            that.refuseHeap();
-            return;
-        }
-        copyHeapTo(that, context, staged);
     }
 
     /**
@@ -265,24 +233,15 @@ public abstract sealed class MessageStream<C extends PooledContext> extends Heap
             throw e;
         }
         that.claim(n);
-        that.phase = Phase.NATIVE;
+        that.nowNative();
     }
 
     /** Under the guard: drops the message and the claimed context, returned for the caller to give back. */
     final C dropAll() {
         dropWaiting();
-        phase = Phase.HEAP;
         C c = context;
         context = null;
         return c;
-    }
-
-    // Under the guard: the message lost input to a failed native call, and only a new message can be right.
-    private void refuseIfLost() {
-        if (phase == Phase.LOST) {
-            throw new IllegalStateException("a native call failed and this message lost input;"
-                    + " reset() (or a digest, which reports this) starts a new one");
-        }
     }
 
     /**
@@ -294,7 +253,6 @@ public abstract sealed class MessageStream<C extends PooledContext> extends Heap
             return dropAll();
         }
         dropWaiting();
-        phase = Phase.HEAP;
         return null;
     }
 
@@ -306,8 +264,7 @@ public abstract sealed class MessageStream<C extends PooledContext> extends Heap
     final C lose(boolean inputLost) {
         C c = dropAll();
         if (inputLost) {
-            phase = Phase.LOST;
-            refuseHeap();
+            lost();
         }
         return c;
     }
@@ -327,7 +284,7 @@ public abstract sealed class MessageStream<C extends PooledContext> extends Heap
     abstract Snapshot snapshot();
 
     final Snapshot snapshot(int staged, byte[] parked, byte[] pads) {
-        return new Snapshot(phase, pendingBytes(), pendingLength(), context, staged, parked, pads);
+        return new Snapshot(phase(), pendingBytes(), pendingLength(), context, staged, parked, pads);
     }
 
     /** Whether this stream holds a claimed context across calls (which a digest may stage bytes in). */

@@ -1,14 +1,9 @@
 package io.github.sm3ffm.internal.libcrypto;
 
 import static io.github.sm3ffm.internal.libcrypto.Sm3Sizes.DIGEST_LENGTH;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
-import java.nio.ByteOrder;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,11 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * own: users call the operations of its kind, and the pool sees only what every kind offers ({@link #clear},
  * {@link #free}).
  *
- * <p>The staging buffer's regions are declared once ({@link Staging}). Finals write there and the result is copied
- * out, except an SM3 digest at the start of an array, which goes there in place ({@link Sm3Context#finish}); the
- * length a final reports goes into a heap word ({@link #writtenLength}). Every write into the buffer first records
- * how far it reaches ({@link #mark}); {@link #wipe} zeroes that far, which is everything written, and the pool's
- * {@link #clear} wipes. Zeroing what was written, not all 512 bytes, keeps a short digest's clearing at one copy.
+ * <p>The staging buffer ({@link StagingArea}, whose fields sit in the context) takes what a final writes, and the
+ * result is copied out, except an SM3 digest at the start of an array, which goes there in place
+ * ({@link Sm3Context#finish}); the length a final reports goes into a heap word ({@link #writtenLength}). The pool's
+ * {@link #clear} wipes every staging byte written.
  *
  * <p>A context's methods are where the SM3 calls of a message are made: one frame above the backend, and at most
  * two below the engine (its stream's operation, then that operation's step).
@@ -31,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * strongly reachable while its owner may die, which is what lets the claim be enqueued when the owner does, and it
  * counts the native contexts that exist ({@link #live()}).
  */
-public abstract sealed class PooledContext permits Sm3Context, HmacContext {
+public abstract sealed class PooledContext extends StagingArea permits Sm3Context, HmacContext {
     /** Bytes of the staging buffer. */
     static final int STAGING_SIZE = Staging.SIZE;
     /** The longest array fed in one critical call: a critical call holds off GC for its duration. */
@@ -43,16 +37,10 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
 
     /** The message's SM3 context; a copy by the provider's dupctx (before OpenSSL 3.5) puts a new one in its place. */
     private MemorySegment ctx;
-    /** The whole staging buffer: what a wipe zeroes. */
-    private final MemorySegment staging;
-    /** Each region of the staging buffer, by {@link Staging#ordinal()}: sliced once, so no call allocates one. */
-    private final MemorySegment[] regions;
     /** Where a final writes the digest or MAC. */
     private final MemorySegment output;
     /** Where a final reports the length it wrote: a heap word of this context, no user data. */
     private final MemorySegment writtenLength = MemorySegment.ofArray(new long[1]);
-    /** How many bytes at the start of the staging buffer may hold something written since the last wipe. */
-    private int used;
     /** The pool's claim for the owner that keeps this context across calls; null while idle or borrowed. */
     private Reference<Object> claim;
     /**
@@ -63,17 +51,11 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
 
     /** Takes ownership of {@code ctx} and of {@code staging} (of {@link #STAGING_SIZE} bytes). */
     PooledContext(MemorySegment ctx, MemorySegment staging) {
+        super(staging);
         this.ctx = ctx;
-        this.staging = staging;
-        Staging[] all = Staging.values();
-        this.regions = new MemorySegment[all.length];
-        for (Staging r : all) {
-            regions[r.ordinal()] = r.of(staging);
-        }
         this.output = region(Staging.OUTPUT);
         ALL.add(this);
     }
-
 
     /** The message's native SM3 context. */
     final MemorySegment ctx() {
@@ -99,11 +81,6 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     /** The output region, where the last final wrote; read by a KDF's loop and an HMAC's outer hash. */
     final MemorySegment output() {
         return output;
-    }
-
-    /** The region {@code r} of the staging buffer. */
-    final MemorySegment region(Staging r) {
-        return regions[r.ordinal()];
     }
 
     /**
@@ -142,51 +119,12 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         if (ALL.remove(this)) {
             BACKEND.free(ctx);
             freeKeys();
-            BACKEND.release(staging);
+            BACKEND.release(staging());
         }
     }
 
     /** Frees the states of a kind that keeps more than the message's. */
     abstract void freeKeys();
-
-    /** Copies {@code len} bytes of {@code src} into the staging buffer at {@code at}, recording them for {@link #wipe}. */
-    final void stage(byte[] src, int srcOffset, int at, int len) {
-        mark(at + len);
-        MemorySegment.copy(src, srcOffset, staging, JAVA_BYTE, at, len);
-    }
-
-    /** Copies {@code len} bytes of {@code src} from {@code srcOffset} into the staging buffer at {@code at}. */
-    final void stage(MemorySegment src, long srcOffset, int at, int len) {
-        mark(at + len);
-        MemorySegment.copy(src, srcOffset, staging, at, len);
-    }
-
-    /** Copies {@code len} bytes of {@code from}'s staging buffer, from {@code at}, to the start of this one's. */
-    final void stageFrom(PooledContext from, int at, int len) {
-        mark(len);
-        MemorySegment.copy(from.staging, at, staging, 0, len);
-    }
-
-    /** The first {@code len} bytes of the staging buffer, copied into {@code into} at {@code at}. */
-    final void staged(byte[] into, int at, int len) {
-        MemorySegment.copy(staging, JAVA_BYTE, 0, into, at, len);
-    }
-
-    /**
-     * Moves a message's first {@code len} bytes from the heap into the staging buffer at {@code at}, zeroing them
-     * on the heap as it goes: one pass of eight-byte words, where a copy and a fill take two. {@code pending}'s
-     * length is a multiple of eight, and the staging buffer must have room for {@link #wordsOf}{@code (len)} bytes
-     * at {@code at}: the bytes of the last word past {@code len} are moved too, are not hashed, and are wiped with
-     * the rest.
-     */
-    final void stageAndZero(byte[] pending, int len, int at) {
-        mark(at + wordsOf(len));
-        MemorySegment s = staging;
-        for (int i = 0; i < len; i += Long.BYTES) {
-            s.set(JAVA_LONG_UNALIGNED, at + i, (long) HEAP_WORDS.get(pending, i));
-            HEAP_WORDS.set(pending, i, 0L);
-        }
-    }
 
     /**
      * Hands OpenSSL what a message has waiting: the first {@code staged} bytes of the staging buffer, then the first
@@ -198,47 +136,25 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
         int n = staged;
         if (len > 0) {
             if (n + wordsOf(len) > STAGING_SIZE) {
-                BACKEND.update(ctx, staging, n);
+                BACKEND.update(ctx, staging(), n);
                 n = 0;
             }
             stageAndZero(pending, len, n);
         }
-        BACKEND.update(ctx, staging, n + len);
+        BACKEND.update(ctx, staging(), n + len);
         wipe();
     }
 
     /** Hashes the first {@code len} bytes of the staging buffer, which {@link #stage} put there. */
     final void updateStaged(int len) {
-        BACKEND.update(ctx, staging, len);
-    }
-
-    /** The bytes {@link #stageAndZero} writes for {@code len}: whole eight-byte words. */
-    static int wordsOf(int len) {
-        return len + Long.BYTES - 1 & -Long.BYTES;
-    }
-
-    /** Records that the first {@code end} bytes of the staging buffer may be written: before a native call writes. */
-    final void mark(int end) {
-        if (end > used) {
-            used = end;
-        }
-    }
-
-    /** Zeroes every staging byte written since the last wipe. */
-    final void wipe() {
-        int n = used;
-        if (n > 0) {
-            used = 0;
-            // A copy from zeros: unlike a fill, which needs a slice, it allocates nothing whatever the JIT inlines.
-            MemorySegment.copy(ZEROS, 0, staging, JAVA_BYTE, 0, n);
-        }
+        BACKEND.update(ctx, staging(), len);
     }
 
     /** Feeds array bytes: through the staging buffer when they fit, else in place. */
     final void updateArray(byte[] bytes, int offset, int len) {
         if (len <= STAGING_SIZE) {
             stage(bytes, offset, 0, len);
-            BACKEND.update(ctx, staging, len);
+            BACKEND.update(ctx, staging(), len);
             return;
         }
         updateInPlace(bytes, offset, len);
@@ -295,11 +211,6 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     /** The native SM3 states it holds, message first, for tests that read what native memory holds. */
     abstract java.util.List<MemorySegment> states();
 
-    /** The whole staging buffer, for tests that read what native memory holds. */
-    final MemorySegment staging() {
-        return staging;
-    }
-
     /** Native contexts (digests and MACs, idle, borrowed or claimed) allocated and not yet freed, in this JVM. */
     public static long live() {
         return ALL.size();
@@ -309,12 +220,6 @@ public abstract sealed class PooledContext permits Sm3Context, HmacContext {
     static Set<PooledContext> all() {
         return Set.copyOf(ALL);
     }
-
-    /** What {@link #wipe} copies over written bytes; never written. */
-    private static final byte[] ZEROS = new byte[STAGING_SIZE];
-
-    private static final VarHandle HEAP_WORDS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.nativeOrder());
 
     /** Bytes of an HMAC's two pads, which sit at the start of the staging buffer while they are absorbed. */
     static final int PADS_LENGTH = 2 * Sm3Sizes.BLOCK_SIZE;
