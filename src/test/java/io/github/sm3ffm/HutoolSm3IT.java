@@ -15,6 +15,7 @@ import cn.hutool.crypto.digest.SM3;
 import cn.hutool.crypto.digest.mac.BCHMacEngine;
 import cn.hutool.crypto.digest.mac.DefaultHMacEngine;
 import cn.hutool.crypto.symmetric.SymmetricCrypto;
+import io.github.sm3ffm.internal.libcrypto.HutoolWithoutBcProbe;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.InputStream;
@@ -218,10 +219,11 @@ class HutoolSm3IT {
     @Test
     void withoutBcOnTheClassPathTheDigestersNeedNoSwitch() throws Exception {
         String classPath = String.join(File.pathSeparator, ChildJvm.packagedJar().toAbsolutePath().toString(),
-                Path.of(WithoutBc.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
+                Path.of(HutoolWithoutBcProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                        .toString(),
                 Path.of(SmUtil.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
         ChildJvm.Result result = ChildJvm.java(Map.of(),
-                List.of("--enable-native-access=ALL-UNNAMED", "-cp", classPath, WithoutBc.class.getName(),
+                List.of("--enable-native-access=ALL-UNNAMED", "-cp", classPath, HutoolWithoutBcProbe.class.getName(),
                         new String(KEY, StandardCharsets.US_ASCII)));
         assertEquals(0, result.exitCode(), result.output());
         assertEquals(List.of(
@@ -231,42 +233,6 @@ class HutoolSm3IT {
                 "SmUtil.sm3: " + NoClassDefFoundError.class.getName(),
                 "HMac(\"HmacSM3\", key): " + NoClassDefFoundError.class.getName()),
                 result.output().lines().toList());
-    }
-
-    /**
-     * The child JVM of the test above: SM3FFM registered first, Hutool without BC, each way to "abc" (the
-     * HMACs under the key given). It touches nothing of the test class, whose methods name BC's types.
-     */
-    static final class WithoutBc {
-        public static void main(String[] args) throws Exception {
-            byte[] key = args[0].getBytes(StandardCharsets.US_ASCII);
-            Security.insertProviderAt(new SM3Provider(), 1);
-            report("DigestUtil.digester", () -> {
-                Digester d = DigestUtil.digester("SM3");
-                return d.getDigest().getProvider().getName() + " " + d.digestHex("abc");
-            });
-            report("new SM3", () -> {
-                SM3 d = new SM3();
-                return d.getDigest().getProvider().getName() + " " + d.digestHex("abc");
-            });
-            report("HMac over DefaultHMacEngine", () -> {
-                HMac hmac = new HMac(new DefaultHMacEngine("HmacSM3", key));
-                return ((DefaultHMacEngine) hmac.getEngine()).getMac().getProvider().getName() + " "
-                        + hmac.digestHex("abc");
-            });
-            report("SmUtil.sm3", () -> SmUtil.sm3().digestHex("abc"));
-            report("HMac(\"HmacSM3\", key)", () -> new HMac("HmacSM3", key).digestHex("abc"));
-        }
-
-        private static void report(String entryPoint, Supplier<String> route) {
-            String outcome;
-            try {
-                outcome = route.get();
-            } catch (NoClassDefFoundError e) {
-                outcome = e.getClass().getName();
-            }
-            System.out.println(entryPoint + ": " + outcome);
-        }
     }
 
     /** The four ways to a Hutool digester for SM3. */

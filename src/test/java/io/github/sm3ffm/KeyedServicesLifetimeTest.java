@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sm3ffm.probe.KeyedServicesProbe;
+import io.github.sm3ffm.internal.libcrypto.KeyedServicesProbe;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

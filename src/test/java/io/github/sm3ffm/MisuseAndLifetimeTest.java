@@ -3,8 +3,8 @@ package io.github.sm3ffm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sm3ffm.probe.LeakProbe;
-import io.github.sm3ffm.probe.RaceProbe;
+import io.github.sm3ffm.internal.libcrypto.LeakProbe;
+import io.github.sm3ffm.internal.libcrypto.RaceProbe;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.github.sm3ffm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.sm3ffm.probe.ChurnProbe;
+import io.github.sm3ffm.internal.libcrypto.ChurnProbe;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;

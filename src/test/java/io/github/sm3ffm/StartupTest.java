@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sm3ffm.internal.libcrypto.LibCrypto;
-import io.github.sm3ffm.probe.StartupProbe;
+import io.github.sm3ffm.internal.libcrypto.StartupProbe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;

@@ -11,7 +11,10 @@ import javax.crypto.spec.HKDFParameterSpec;
 import javax.crypto.spec.PBEKeySpec;
 import javax.crypto.spec.SecretKeySpec;
 
-/** Prints what the provider offers in this JVM, for KdfOnEarlierJdksIT. */
+/**
+ * Prints what the provider offers in this JVM, for KdfOnEarlierJdksIT. Outside the library's packages, as
+ * {@link ProviderProbe} is: it also runs with the jar on the module path.
+ */
 public final class KdfProbe {
     private KdfProbe() {
     }

@@ -9,7 +9,8 @@ import java.util.ServiceLoader;
 
 /**
  * Child-JVM entry point that registers and uses the provider the way a user would. Lives outside the
- * library's package so that it also runs from the class path while the library is on the module path.
+ * library's packages, unlike the other probes (internal.libcrypto): it also runs from the class path while the
+ * library is on the module path, where the module's packages hide the class path's classes of the same package.
  */
 public final class ProviderProbe {
     private ProviderProbe() {

@@ -1,4 +1,4 @@
-package io.github.sm3ffm.probe;
+package io.github.sm3ffm.internal.libcrypto;
 
 import io.github.sm3ffm.SM3Provider;
 import java.nio.ByteBuffer;

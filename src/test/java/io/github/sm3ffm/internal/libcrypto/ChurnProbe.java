@@ -1,7 +1,6 @@
-package io.github.sm3ffm.probe;
+package io.github.sm3ffm.internal.libcrypto;
 
 import io.github.sm3ffm.SM3Provider;
-import io.github.sm3ffm.internal.libcrypto.PooledContext;
 import java.security.MessageDigest;
 import java.security.Provider;
 import java.util.concurrent.TimeUnit;
