@@ -2,12 +2,14 @@ package io.github.sm3ffm.internal.libcrypto;
 
 import org.bouncycastle.crypto.digests.SM3Digest;
 import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
+import org.bouncycastle.crypto.generators.KDF2BytesGenerator;
 import org.bouncycastle.crypto.generators.PKCS5S2ParametersGenerator;
 import org.bouncycastle.crypto.macs.HMac;
 import org.bouncycastle.crypto.params.HKDFParameters;
+import org.bouncycastle.crypto.params.KDFParameters;
 import org.bouncycastle.crypto.params.KeyParameter;
 
-/** SM3, HMAC-SM3, PBKDF2 and HKDF by BouncyCastle: the answers the facade's tests check against. */
+/** SM3, HMAC-SM3, PBKDF2, HKDF and the X9.63 KDF by BouncyCastle: the answers the facade's tests check against. */
 final class References {
     private References() {
     }
@@ -43,6 +45,14 @@ final class References {
     static byte[] hkdf(byte[] ikm, byte[] salt, byte[] info, int length) {
         HKDFBytesGenerator g = new HKDFBytesGenerator(new SM3Digest());
         g.init(salt == null ? HKDFParameters.skipExtractParameters(ikm, info) : new HKDFParameters(ikm, salt, info));
+        byte[] out = new byte[length];
+        g.generateBytes(out, 0, length);
+        return out;
+    }
+
+    static byte[] x963(byte[] z, byte[] info, int length) {
+        KDF2BytesGenerator g = new KDF2BytesGenerator(new SM3Digest());
+        g.init(new KDFParameters(z, info));
         byte[] out = new byte[length];
         g.generateBytes(out, 0, length);
         return out;
