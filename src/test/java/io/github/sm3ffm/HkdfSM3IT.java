@@ -183,6 +183,32 @@ class HkdfSM3IT {
         assertEquals(SM3Provider.NAME, hkdf().getProviderName());
     }
 
+    /** The engine zeroes each copy of key material it reads: IKMs (one or several), salts and the PRK. */
+    @Test
+    void keyBytesReadAreZeroedAfterEachMode() throws Exception {
+        Random rnd = new Random(5870);
+        byte[] ikm = bytes(rnd, 40);
+        byte[] salt = bytes(rnd, 20);
+        byte[] info = bytes(rnd, 10);
+        byte[] prk = bytes(rnd, 32);
+        HandedOutKey ikm1 = new HandedOutKey(java.util.Arrays.copyOfRange(ikm, 0, 15));
+        HandedOutKey ikm2 = new HandedOutKey(java.util.Arrays.copyOfRange(ikm, 15, 40));
+        HandedOutKey oneIkm = new HandedOutKey(ikm);
+        HandedOutKey salt1 = new HandedOutKey(salt);
+        HandedOutKey prkKey = new HandedOutKey(prk);
+        KDF kdf = hkdf();
+        assertArrayEquals(kdf.deriveData(HKDFParameterSpec.ofExtract().addIKM(ikm).addSalt(salt).thenExpand(info, 70)),
+                kdf.deriveData(HKDFParameterSpec.ofExtract().addIKM(ikm1).addIKM(ikm2).addSalt(salt1)
+                        .thenExpand(info, 70)));
+        assertArrayEquals(kdf.deriveData(HKDFParameterSpec.ofExtract().addIKM(ikm).addSalt(salt).extractOnly()),
+                kdf.deriveData(HKDFParameterSpec.ofExtract().addIKM(oneIkm).addSalt(salt).extractOnly()));
+        assertArrayEquals(kdf.deriveData(HKDFParameterSpec.expandOnly(new SecretKeySpec(prk, "HKDF-PRK"), info, 40)),
+                kdf.deriveData(HKDFParameterSpec.expandOnly(prkKey, info, 40)));
+        for (HandedOutKey k : List.of(ikm1, ikm2, oneIkm, salt1, prkKey)) {
+            assertEquals(List.of(), k.notZeroed().stream().map(HEX::formatHex).toList(), "copies left unzeroed");
+        }
+    }
+
     @Test
     void providerListsItsKdfs() {
         assertEquals(List.of("HKDF-SM3", "X963KDF-SM3"), PROVIDER.getServices().stream()

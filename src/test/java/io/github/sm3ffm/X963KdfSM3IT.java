@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.Provider;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import javax.crypto.KDF;
@@ -80,6 +81,18 @@ class X963KdfSM3IT {
             assertArrayEquals(expected, kdf.deriveData(new X963KDFParameterSpec(z, info, c[2])),
                     java.util.Arrays.toString(c));
         }
+    }
+
+    /** The engine zeroes the copy of the shared secret it reads. */
+    @Test
+    void sharedSecretBytesReadAreZeroed() throws Exception {
+        byte[] z = new byte[64];
+        new Random(963).nextBytes(z);
+        HandedOutKey secret = new HandedOutKey(z);
+        KDF kdf = KDF.getInstance("X963KDF-SM3", PROVIDER);
+        assertArrayEquals(kdf.deriveData(new X963KDFParameterSpec(z, null, 40)),
+                kdf.deriveData(new X963KDFParameterSpec(secret, null, 40)));
+        assertEquals(List.of(), secret.notZeroed().stream().map(HEX::formatHex).toList(), "copies left unzeroed");
     }
 
     @Test

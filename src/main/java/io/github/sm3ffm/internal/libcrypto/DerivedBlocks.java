@@ -18,10 +18,13 @@ final class DerivedBlocks {
     private DerivedBlocks() {
     }
 
-    /** Fills {@code out} with blocks 1, 2, ... and returns it; zeroes it, and the block, when a block fails. */
-    static byte[] derive(byte[] out, Block block) {
+    /**
+     * Fills {@code out} with blocks 1, 2, ... and returns it; zeroes it, and the block (held in {@code scratch}), when
+     * a block fails.
+     */
+    static byte[] derive(byte[] out, Scratch scratch, Block block) {
         int length = out.length;
-        byte[] b = new byte[DIGEST_LENGTH];
+        byte[] b = scratch.held(new byte[DIGEST_LENGTH]);
         boolean done = false;
         try {
             for (int i = 1, at = 0; at < length; i++, at += DIGEST_LENGTH) {

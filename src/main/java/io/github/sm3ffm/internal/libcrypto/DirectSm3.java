@@ -130,8 +130,9 @@ final class DirectSm3 {
     /**
      * Whether contexts copied as {@link Sm3CtxLayout#SM3_CTX_BYTES} bytes, into a context in the middle of another
      * message, finish as the source and its dupctx copy do, from every point of a block and across blocks.
+     * Package-private so that tests hand it stand-ins whose byte copy is wrong.
      */
-    private static boolean copyCheck(ProviderCalls calls) throws Throwable {
+    static boolean copyCheck(ProviderCalls calls) throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             byte[] bytes = new byte[300];
             for (int i = 0; i < bytes.length; i++) {

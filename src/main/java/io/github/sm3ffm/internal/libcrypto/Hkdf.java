@@ -18,10 +18,13 @@ import java.util.Arrays;
  * self-test.
  */
 public final class Hkdf {
-    static final Hkdf INSTANCE = new Hkdf();
+    static final Hkdf INSTANCE = new Hkdf(Scratch.NONE);
     private static final int MAX_LENGTH = 255 * DIGEST_LENGTH;
 
-    private Hkdf() {
+    private final Scratch scratch;
+
+    Hkdf(Scratch scratch) {
+        this.scratch = scratch;
     }
 
     /** The three HKDF computations (RFC 5869 section 2). */
@@ -48,7 +51,7 @@ public final class Hkdf {
         byte[] prk = null;
         try {
             // An empty salt is padded with zeros as RFC 5869's default salt of 32 zero bytes is.
-            prk = mode == Mode.EXPAND ? key.clone() : mac(c, salt, key);
+            prk = scratch.held(mode == Mode.EXPAND ? key.clone() : mac(c, salt, key));
             byte[] out = mode == Mode.EXTRACT ? prk.clone() : expand(c, prk, info, length);
             intact = true;
             return out;
@@ -61,8 +64,8 @@ public final class Hkdf {
     }
 
     /** HMAC({@code key}, {@code message}) on {@code c}, computed from the pads: c serves this one message. */
-    private static byte[] mac(HmacContext c, byte[] key, byte[] message) {
-        byte[] pads = c.padsOf(key);
+    private byte[] mac(HmacContext c, byte[] key, byte[] message) {
+        byte[] pads = scratch.held(c.padsOf(key));
         try {
             c.start(pads, message, 0, message.length);
             byte[] out = new byte[DIGEST_LENGTH];
@@ -74,17 +77,17 @@ public final class Hkdf {
     }
 
     /** T(1) || T(2) || ... cut to {@code length} bytes, on {@code c} keyed once with {@code prk}. */
-    private static byte[] expand(HmacContext c, byte[] prk, byte[] info, int length) {
+    private byte[] expand(HmacContext c, byte[] prk, byte[] info, int length) {
         // T(i-1) || info || i: the first block has no T(0).
-        byte[] message = new byte[DIGEST_LENGTH + info.length + 1];
+        byte[] message = scratch.held(new byte[DIGEST_LENGTH + info.length + 1]);
         System.arraycopy(info, 0, message, DIGEST_LENGTH, info.length);
-        byte[] pads = c.padsOf(prk);
+        byte[] pads = scratch.held(c.padsOf(prk));
         try {
             // Keyed states cost two compressions once and save one per block: worth it from two blocks on.
             if (length > DIGEST_LENGTH) {
                 c.key(pads);
             }
-            return DerivedBlocks.derive(new byte[length], (i, into) -> {
+            return DerivedBlocks.derive(new byte[length], scratch, (i, into) -> {
                 message[message.length - 1] = (byte) i;
                 int from = i == 1 ? DIGEST_LENGTH : 0;
                 c.start(pads, message, from, message.length - from);
@@ -93,7 +96,8 @@ public final class Hkdf {
             });
         } finally {
             Arrays.fill(pads, (byte) 0);
-            Arrays.fill(message, 0, DIGEST_LENGTH, (byte) 0);
+            // T(n-1), and with it what is not secret, so that a scratch array is zeros when done.
+            Arrays.fill(message, (byte) 0);
         }
     }
 }

@@ -21,10 +21,13 @@ import java.util.Arrays;
  * so is the output when a call fails. Handed out by {@code Algorithm.pbkdf2()} once its self-test has passed.
  */
 public final class Pbkdf2 {
-    static final Pbkdf2 INSTANCE = new Pbkdf2();
+    static final Pbkdf2 INSTANCE = new Pbkdf2(Scratch.NONE);
     private static final int INDEX_LENGTH = 4;
 
-    private Pbkdf2() {
+    private final Scratch scratch;
+
+    Pbkdf2(Scratch scratch) {
+        this.scratch = scratch;
     }
 
     /**
@@ -42,9 +45,9 @@ public final class Pbkdf2 {
         boolean intact = false;
         byte[] pads = null;
         try {
-            byte[] p = pads = c.padsOf(password);
+            byte[] p = pads = scratch.held(c.padsOf(password));
             c.key(p);
-            byte[] out = DerivedBlocks.derive(new byte[length], (i, block) -> {
+            byte[] out = DerivedBlocks.derive(new byte[length], scratch, (i, block) -> {
                 for (int k = 0; k < INDEX_LENGTH; k++) {
                     first[salt.length + k] = (byte) (i >>> (24 - 8 * k));
                 }

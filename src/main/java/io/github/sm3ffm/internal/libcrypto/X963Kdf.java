@@ -17,22 +17,25 @@ import java.util.Arrays;
  * passed its self-test.
  */
 public final class X963Kdf {
-    static final X963Kdf INSTANCE = new X963Kdf();
+    static final X963Kdf INSTANCE = new X963Kdf(Scratch.NONE);
     private static final int COUNTER_LENGTH = 4;
 
-    private X963Kdf() {
+    private final Scratch scratch;
+
+    X963Kdf(Scratch scratch) {
+        this.scratch = scratch;
     }
 
     /** {@code length} bytes from the shared secret Z and the SharedInfo (which may be empty). */
     public byte[] derive(byte[] sharedSecret, byte[] sharedInfo, int length) {
         int counterAt = sharedSecret.length;
-        byte[] message = new byte[counterAt + COUNTER_LENGTH + sharedInfo.length];
+        byte[] message = scratch.held(new byte[counterAt + COUNTER_LENGTH + sharedInfo.length]);
         System.arraycopy(sharedSecret, 0, message, 0, counterAt);
         System.arraycopy(sharedInfo, 0, message, counterAt + COUNTER_LENGTH, sharedInfo.length);
         Sm3Context c = Sm3Context.POOL.borrow();
         boolean intact = false;
         try {
-            byte[] out = DerivedBlocks.derive(new byte[length], (counter, into) -> {
+            byte[] out = DerivedBlocks.derive(new byte[length], scratch, (counter, into) -> {
                 message[counterAt] = (byte) (counter >>> 24);
                 message[counterAt + 1] = (byte) (counter >>> 16);
                 message[counterAt + 2] = (byte) (counter >>> 8);

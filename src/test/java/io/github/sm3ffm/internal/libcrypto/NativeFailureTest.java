@@ -27,14 +27,7 @@ import javax.crypto.Mac;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 import javax.crypto.spec.SecretKeySpec;
-import org.bouncycastle.crypto.digests.SM3Digest;
-import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
-import org.bouncycastle.crypto.generators.KDF2BytesGenerator;
-import org.bouncycastle.crypto.generators.PKCS5S2ParametersGenerator;
 import org.bouncycastle.crypto.macs.HMac;
-import org.bouncycastle.crypto.params.HKDFParameters;
-import org.bouncycastle.crypto.params.KDFParameters;
-import org.bouncycastle.crypto.params.KeyParameter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -733,32 +726,18 @@ class NativeFailureTest {
     }
 
     private static byte[] referencePbkdf2(byte[] password, byte[] salt, int iterations, int length) {
-        PKCS5S2ParametersGenerator g = new PKCS5S2ParametersGenerator(new SM3Digest());
-        g.init(password, salt, iterations);
-        return ((KeyParameter) g.generateDerivedParameters(length * 8)).getKey();
+        return References.pbkdf2(password, salt, iterations, length);
     }
 
     private static byte[] referenceHkdf(byte[] ikm, byte[] salt, byte[] info, int length) {
-        HKDFBytesGenerator g = new HKDFBytesGenerator(new SM3Digest());
-        g.init(new HKDFParameters(ikm, salt, info));
-        byte[] out = new byte[length];
-        g.generateBytes(out, 0, length);
-        return out;
+        return References.hkdf(ikm, salt, info, length);
     }
 
     private static byte[] referenceExpand(byte[] prk, byte[] info, int length) {
-        HKDFBytesGenerator g = new HKDFBytesGenerator(new SM3Digest());
-        g.init(HKDFParameters.skipExtractParameters(prk, info));
-        byte[] out = new byte[length];
-        g.generateBytes(out, 0, length);
-        return out;
+        return References.hkdf(prk, null, info, length);
     }
 
     private static byte[] referenceX963(byte[] z, byte[] info, int length) {
-        KDF2BytesGenerator g = new KDF2BytesGenerator(new SM3Digest());
-        g.init(new KDFParameters(z, info));
-        byte[] out = new byte[length];
-        g.generateBytes(out, 0, length);
-        return out;
+        return References.x963(z, info, length);
     }
 }

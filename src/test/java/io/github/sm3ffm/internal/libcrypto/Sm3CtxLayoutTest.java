@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
 class Sm3CtxLayoutTest {
     /** A stand-in SM3_CTX: words at 0, the bit count at {@code nl}, the block at {@code data}, the fill at {@code num}. */
     private static final class Standin implements ProviderCalls {
+        /** Room for {@link #hiddenFill}'s count, past the 108 bytes. */
+        static final long HIDDEN = Sm3CtxLayout.SM3_CTX_BYTES;
+        static final long SIZE = HIDDEN + 4;
         final Arena arena = Arena.ofConfined();
         final long nl;
         final long data;
@@ -37,6 +40,13 @@ class Sm3CtxLayoutTest {
         String failing;
         /** Whether the final leaves the block's bytes in place instead of clearing them. */
         boolean keepsBlock;
+        /**
+         * Whether the fill count that drives updates is kept past the 108 bytes too (a copy of {@code num} stays
+         * where the proof reads it): the layout reads right, yet a copy of the 108 bytes misses state.
+         */
+        boolean hiddenFill;
+        /** Whether a caller may write whole contexts as bytes, as the copy check does (the proof may not). */
+        boolean bytesWritten;
         int frees;
 
         Standin(long nl, long data, long num, boolean dupDiffers) {
@@ -52,9 +62,9 @@ class Sm3CtxLayoutTest {
         }
 
         private MemorySegment ctx(MemorySegment ctx) {
-            MemorySegment c = ctx.reinterpret(Sm3CtxLayout.SM3_CTX_BYTES);
+            MemorySegment c = ctx.reinterpret(SIZE);
             byte[] expected = left.get(c.address());
-            assertTrue(expected == null || MemorySegment.ofArray(expected).mismatch(c) == -1,
+            assertTrue(expected == null || bytesWritten || MemorySegment.ofArray(expected).mismatch(c) == -1,
                     "something else wrote into the context");
             calls++;
             return c;
@@ -70,7 +80,7 @@ class Sm3CtxLayoutTest {
             if ("newctx".equals(failing) || ("newctx-second".equals(failing) && !left.isEmpty())) {
                 return MemorySegment.NULL;
             }
-            MemorySegment c = arena.allocate(Sm3CtxLayout.SM3_CTX_BYTES, 8);
+            MemorySegment c = arena.allocate(SIZE, 8);
             leave(c);
             return c;
         }
@@ -95,7 +105,7 @@ class Sm3CtxLayoutTest {
                 return 0;
             }
             for (long i = 0; i < len; i++) {
-                int n = c.get(JAVA_INT, num);
+                int n = c.get(JAVA_INT, hiddenFill ? HIDDEN : num);
                 c.set(JAVA_BYTE, data + n, in.get(JAVA_BYTE, i));
                 c.set(JAVA_INT, nl, c.get(JAVA_INT, nl) + 8);
                 if (++n == 64) {
@@ -106,6 +116,7 @@ class Sm3CtxLayoutTest {
                     n = 0;
                 }
                 c.set(JAVA_INT, num, n);
+                c.set(JAVA_INT, HIDDEN, n);
             }
             return leave(c);
         }
@@ -117,7 +128,7 @@ class Sm3CtxLayoutTest {
                 return MemorySegment.NULL;
             }
             MemorySegment dup = newctx();
-            MemorySegment.copy(c, 0, dup, 0, Sm3CtxLayout.SM3_CTX_BYTES);
+            MemorySegment.copy(c, 0, dup, 0, SIZE);
             if (dupDiffers) {
                 dup.set(JAVA_BYTE, 107, (byte) 1);
             }
@@ -139,6 +150,7 @@ class Sm3CtxLayoutTest {
                 c.asSlice(data, 64).fill((byte) 0);
             }
             c.set(JAVA_INT, num, 0);
+            c.set(JAVA_INT, HIDDEN, 0);
             return leave(c);
         }
 
@@ -218,6 +230,33 @@ class Sm3CtxLayoutTest {
         assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", 0x2000_0000L, untouched, yes),
                 "2.x");
         assertEquals(0, asked.get() + untouched.calls, "the proof runs only where the bytes could be copied");
+    }
+
+    /**
+     * The copy check itself, on stand-ins: contexts copied as their 108 bytes must finish as the source does, so a
+     * provider whose layout reads right but keeps state past those bytes is refused, and copies go through dupctx.
+     */
+    @Test
+    void theCopyCheckRefusesAByteCopyThatMissesState() throws Throwable {
+        long v30 = 0x3000_0130L;
+        Standin right = new Standin(32, 40, 104, false);
+        right.bytesWritten = true;
+        assertTrue(DirectSm3.copyCheck(right), "the 108 bytes are the whole state");
+        assertEquals(right.left.size(), right.frees, "contexts made and freed");
+
+        Standin hidden = new Standin(32, 40, 104, false);
+        hidden.hiddenFill = true;
+        assertTrue(Sm3CtxLayout.proved(hidden), "the layout reads right");
+        hidden.bytesWritten = true;
+        assertFalse(DirectSm3.copyCheck(hidden), "a byte copy that misses the fill count");
+        assertEquals(hidden.left.size(), hidden.frees, "contexts made and freed");
+
+        Standin chosen = new Standin(32, 40, 104, false);
+        chosen.hiddenFill = true;
+        assertEquals(DirectSm3.Copies.DUPCTX, DirectSm3.copies(false, null, "default", v30, chosen, () -> {
+            chosen.bytesWritten = true;
+            return DirectSm3.copyCheck(chosen);
+        }));
     }
 
     @Test

@@ -272,7 +272,7 @@ class StreamBoundariesTest {
     void aFailedBlockLeavesTheOutputAndTheBlockZeroed() throws Exception {
         byte[] out = new byte[3 * 32 + 5];
         byte[][] seen = new byte[1][];
-        assertThrows(ProviderException.class, () -> DerivedBlocks.derive(out, (i, into) -> {
+        assertThrows(ProviderException.class, () -> DerivedBlocks.derive(out, Scratch.NONE, (i, into) -> {
             seen[0] = into;
             Arrays.fill(into, (byte) i);
             if (i == 3) {
@@ -287,7 +287,7 @@ class StreamBoundariesTest {
     void blocksAreCutToTheLengthAskedAndNoneIsComputedPastIt() throws Exception {
         for (int length : new int[] {1, 31, 32, 33, 64, 65}) {
             int[] computed = {0};
-            byte[] out = DerivedBlocks.derive(new byte[length], (i, into) -> {
+            byte[] out = DerivedBlocks.derive(new byte[length], Scratch.NONE, (i, into) -> {
                 computed[0]++;
                 Arrays.fill(into, (byte) i);
             });
