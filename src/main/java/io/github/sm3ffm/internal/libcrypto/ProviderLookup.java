@@ -43,8 +43,16 @@ final class ProviderLookup {
      * that could not run (a failed call, an allocation) throws: that is no reason to give up the functions for good.
      */
     static Found find(MemorySegment md) {
+        return find(md, System.getProperty(DirectSm3.PROPERTY));
+    }
+
+    /**
+     * As {@link #find(MemorySegment)}, with {@code direct} for the value of {@link DirectSm3#PROPERTY}: tests look
+     * the functions up whatever backend their JVM runs on.
+     */
+    static Found find(MemorySegment md, String direct) {
         try {
-            return lookUp(md);
+            return lookUp(md, direct);
         } catch (ProviderException | Error e) {
             throw e;
         } catch (RuntimeException e) {
@@ -52,8 +60,8 @@ final class ProviderLookup {
         }
     }
 
-    private static Found lookUp(MemorySegment md) {
-        if ("false".equalsIgnoreCase(System.getProperty(DirectSm3.PROPERTY))) {
+    private static Found lookUp(MemorySegment md, String direct) {
+        if ("false".equalsIgnoreCase(direct)) {
             return Found.no(DirectSm3.PROPERTY + "=false");
         }
         if (md.equals(MemorySegment.NULL)) {

@@ -404,6 +404,30 @@ class StreamBoundariesTest {
         return b;
     }
 
+    /**
+     * HKDF's messages around the staging buffer: without keyed states, the inner pad and the first bytes go in one
+     * call when they fit behind it ({@value PooledContext#STAGING_SIZE} bytes), else the pad, then the bytes in
+     * place. An IKM (extract) and an info (one block of expand: T(1) = HMAC(PRK, info || 1)) at each side of that
+     * edge, and a long info over several blocks, as BouncyCastle gives them (PRK = HMAC(salt, IKM)).
+     */
+    @Test
+    void hkdfAroundTheStagingBuffer() {
+        int edge = PooledContext.STAGING_SIZE - Sm3Sizes.BLOCK_SIZE;
+        byte[] salt = bytes(20);
+        for (int n : new int[] {0, 1, edge - 1, edge, edge + 1, 5000}) {
+            byte[] ikm = bytes(n);
+            assertArrayEquals(References.hmac(salt, ikm),
+                    Hkdf.INSTANCE.derive(Hkdf.Mode.EXTRACT, ikm, salt, new byte[0], 0), "extract, IKM of " + n);
+            byte[] prk = bytes(32);
+            byte[] info = bytes(Math.max(0, n - 1));
+            for (int length : new int[] {32, 100}) {
+                assertArrayEquals(References.hkdf(prk, null, info, length),
+                        Hkdf.INSTANCE.derive(Hkdf.Mode.EXPAND, prk, new byte[0], info, length),
+                        "expand to " + length + ", info || 1 of " + (info.length + 1));
+            }
+        }
+    }
+
     /** HKDF's length bounds (RFC 5869: up to 255 blocks): 0 and 255 * 32 bytes as BouncyCastle gives them, beyond refused. */
     @Test
     void hkdfExpandsFromNothingToTwoHundredFiftyFiveBlocks() {
