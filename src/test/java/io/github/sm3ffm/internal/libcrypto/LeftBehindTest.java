@@ -92,6 +92,7 @@ class LeftBehindTest {
         stream.update(message[105]);
         assertArrayEquals(sm3(Arrays.copyOf(message, 106)), stream.finish());
         assertNothingLeft("a reused digest", List.of(message));
+        assertStagingZeros("a reused digest's result", stream);
         assertHeapMessageZeroed("a reused digest", stream);
 
         // A copy takes what waits staged onto its own heap, ahead of the heap bytes.
@@ -217,6 +218,34 @@ class LeftBehindTest {
                             + where + (k == 0 ? " staging" : " state " + k) + ": " + java.util.HexFormat.of().formatHex(raw.get(k)));
                 }
             }
+        }
+    }
+
+    /**
+     * The claimed context of a stream whose message ended holds nothing staged, not even the result, which the
+     * final wrote there before it was copied out.
+     */
+    private static void assertStagingZeros(String what, MessageStream<?> stream) throws Exception {
+        PooledContext claimed = stream.snapshot().claimed();
+        assertTrue(claimed != null, what + ": a reused stream holds a context");
+        byte[] staging = claimed.staging().toArray(JAVA_BYTE);
+        assertArrayEquals(new byte[staging.length], staging, what + ": left in the claimed context's staging buffer");
+    }
+
+    @Test
+    void aReusedMacsResultIsNotLeftStaged() throws Exception {
+        byte[] message = bytes(100, 0x42);
+        for (int keyLength : new int[] {16, 100}) {
+            byte[] key = bytes(keyLength, 0x24);
+            MacStream mac = new MacStream();
+            mac.init(key);
+            for (int i = 0; i < 3; i++) {
+                mac.update(message, 0, message.length);
+                byte[] out = new byte[32];
+                mac.finish(out, 0);
+                assertArrayEquals(References.hmac(key, message), out);
+            }
+            assertStagingZeros("a reused Mac's result, key of " + keyLength, mac);
         }
     }
 
