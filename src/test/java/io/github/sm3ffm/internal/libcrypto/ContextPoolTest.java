@@ -185,7 +185,10 @@ class ContextPoolTest {
         // Nothing is allocated from here to the claim, so no collection but the one it asks for finds them dead.
         java.util.Arrays.fill(owners, null);
         Sm3Context c = pool.claim(owner, borrowed);
-        // The dead owners' contexts were reclaimed while this claim waited: cleared, idle or freed.
+        // The dead owners' contexts were reclaimed while this claim waited: cleared, idle or freed. Every context of
+        // this pool still allocated is idle or claimed (a dead owner's claim counts until it is taken back).
+        assertEquals(live + pool.idleContexts().size() + pool.claimedCount(), PooledContext.live(),
+                "a reclaimed context is neither idle nor freed");
         assertTrue(pool.claimedCount() < ContextPool.CLAIM_LIMIT / 2, "claims still counted: " + pool.claimedCount());
         assertTrue(PooledContext.live() - live < ContextPool.CLAIM_LIMIT / 2, "contexts still live");
         for (Sm3Context idle : pool.idleContexts()) {
@@ -197,6 +200,70 @@ class ContextPoolTest {
             pool.giveBack(dead, true);
         }
         freeIdle(pool);
+    }
+
+    /**
+     * A borrow first takes back the contexts of owners that died holding their claims: those it keeps idle are
+     * cleared (started, staging zeroed, no keyed states), those it finds no room for are freed; none is lost.
+     */
+    @Test
+    void aBorrowTakesBackDeadOwnersContextsClearedOrFreed() throws Exception {
+        reclaimedByABorrow(new ContextPool<>(Sm3Context.KIND), c -> {
+            c.start();
+            c.updateArray(new byte[] {1, 2, 3, 4, 5}, 0, 5);
+        });
+        byte[] key = new byte[20];
+        java.util.Arrays.fill(key, (byte) 0x0b);
+        reclaimedByABorrow(new ContextPool<>(HmacContext.KIND), c -> {
+            c.key(c.padsOf(key));
+            assertTrue(c.keyed(), "a keyed context holds a key's states");
+            c.begin(c.padsOf(key));
+            c.updateArray(new byte[] {1, 2, 3, 4, 5}, 0, 5);
+        });
+    }
+
+    private static <C extends PooledContext> void reclaimedByABorrow(ContextPool<C> pool,
+                                                                     java.util.function.Consumer<C> use)
+            throws Exception {
+        long live = PooledContext.live();
+        int owners = ContextPool.PROBES + 3;
+        List<java.lang.ref.WeakReference<Object>> gone = new ArrayList<>();
+        List<C> contexts = new ArrayList<>();
+        for (int i = 0; i < owners; i++) {
+            Object owner = new Object();
+            C c = pool.claim(owner, pool.borrow());
+            use.accept(c);
+            // Bytes staged and not yet handed to OpenSSL, as a stream leaves them between updates.
+            c.stage(new byte[] {0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a}, 0, 0, 8);
+            assertTrue(!c.primed());
+            contexts.add(c);
+            gone.add(new java.lang.ref.WeakReference<>(owner));
+        }
+        assertEquals(owners, pool.claimedCount());
+        // The claims are queued shortly after the owners are found dead; each borrow takes back those queued.
+        for (int tries = 0; pool.claimedCount() > 0 && tries < 200; tries++) {
+            System.gc();
+            Thread.sleep(10);
+            if (gone.stream().allMatch(r -> r.get() == null)) {
+                pool.giveBack(pool.borrow(), true);
+            }
+        }
+        assertEquals(0, pool.claimedCount(), "claims of dead owners still counted");
+        List<C> idle = pool.idleContexts();
+        assertTrue(idle.size() <= ContextPool.PROBES, "idle: " + idle.size());
+        for (C c : idle) {
+            assertTrue(c.primed(), "an idle context is not left started");
+            assertTrue(c.claim() == null, "an idle context is still claimed");
+            assertArrayEquals(new byte[PooledContext.STAGING_SIZE], c.staging().toArray(ValueLayout.JAVA_BYTE),
+                    "an idle context's staging buffer holds bytes");
+            assertTrue(!(c instanceof HmacContext h && h.keyed()), "an idle context holds keyed states");
+        }
+        long kept = contexts.stream().filter(c -> PooledContext.all().contains(c)).count();
+        assertTrue(kept <= idle.size(), "a reclaimed context is neither idle nor freed");
+        assertEquals(live + idle.size(), PooledContext.live(), "every context not idle was freed");
+        pool.freeIdle();
+        assertTrue(pool.idleContexts().isEmpty(), "freeIdle leaves none idle");
+        assertEquals(live, PooledContext.live(), "freeIdle frees them");
     }
 
     /** A stream that ends its first message without a digest gives its claimed context back at once. */

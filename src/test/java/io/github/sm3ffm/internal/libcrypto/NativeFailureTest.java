@@ -111,6 +111,28 @@ class NativeFailureTest {
         System.out.println("  counted although OpenSSL cannot fail them on this backend: " + cannotFail);
     }
 
+    /**
+     * A context whose making fails part way (its staging buffer, or any of its SM3 states) frees what it made
+     * before, and the failure is the caller's; nothing of it stays in native memory.
+     */
+    @org.junit.jupiter.api.Test
+    void aContextWhoseMakingFailsFreesWhatItMade() {
+        for (ContextPool.Kind<?> kind : List.of(Sm3Context.KIND, HmacContext.KIND)) {
+            int calls = Faults.count(() -> kind.make().free());
+            assertEquals(kind == Sm3Context.KIND ? 2 : 4, calls, kind.type() + ": a buffer and its SM3 states");
+            for (int n = 1; n <= calls; n++) {
+                Set<Long> before = Faults.liveNative();
+                long live = PooledContext.live();
+                try (Faults.Armed armed = Faults.failNth(n)) {
+                    assertThrows(ProviderException.class, kind::make, kind.type() + ", call " + n);
+                    assertTrue(armed.injected());
+                }
+                assertEquals(before, Faults.liveNative(), kind.type() + ", call " + n + ": left in native memory");
+                assertEquals(live, PooledContext.live(), kind.type() + ", call " + n + ": a context counted");
+            }
+        }
+    }
+
     /** Deciding again while a call of the self-test fails: unavailable for now, and not kept. */
     @org.junit.jupiter.api.Test
     void aSelfTestThatCannotRunIsNotAFinalDecision() {

@@ -47,6 +47,10 @@ class Sm3CtxLayoutTest {
         boolean hiddenFill;
         /** Whether a caller may write whole contexts as bytes, as the copy check does (the proof may not). */
         boolean bytesWritten;
+        /** Whether a dupctx copy loses a chaining word, so that it finishes unlike its source. */
+        boolean dupLosesState;
+        /** Contexts started by an init (or copied from one): the provider's functions take no other. */
+        final java.util.Set<Long> started = new java.util.HashSet<>();
         int frees;
 
         Standin(long nl, long data, long num, boolean dupDiffers) {
@@ -95,13 +99,15 @@ class Sm3CtxLayoutTest {
             for (int i = 0; i < 8; i++) {
                 c.set(JAVA_INT, 4L * i, Sm3CtxLayout.IV[i]);
             }
+            started.add(c.address());
             return leave(c);
         }
 
         @Override
         public int update(MemorySegment ctx, MemorySegment in, long len) {
             MemorySegment c = ctx(ctx);
-            if ("update".equals(failing) || ("second update".equals(failing) && len == 64)) {
+            if ("update".equals(failing) || ("second update".equals(failing) && len == 64)
+                    || !started.contains(c.address())) {
                 return 0;
             }
             for (long i = 0; i < len; i++) {
@@ -132,6 +138,12 @@ class Sm3CtxLayoutTest {
             if (dupDiffers) {
                 dup.set(JAVA_BYTE, 107, (byte) 1);
             }
+            if (dupLosesState) {
+                dup.set(JAVA_INT, 0, ~dup.get(JAVA_INT, 0));
+            }
+            if (started.contains(c.address())) {
+                started.add(dup.address());
+            }
             leave(c);
             return leave(dup) == 1 ? dup : null;
         }
@@ -139,7 +151,7 @@ class Sm3CtxLayoutTest {
         @Override
         public int fin(MemorySegment ctx, MemorySegment out, MemorySegment outl) {
             MemorySegment c = ctx(ctx);
-            if ("fin".equals(failing)) {
+            if ("fin".equals(failing) || !started.contains(c.address())) {
                 return 0;
             }
             for (int w = 0; w < 8; w++) {
@@ -250,6 +262,12 @@ class Sm3CtxLayoutTest {
         hidden.bytesWritten = true;
         assertFalse(DirectSm3.copyCheck(hidden), "a byte copy that misses the fill count");
         assertEquals(hidden.left.size(), hidden.frees, "contexts made and freed");
+
+        Standin lostDup = new Standin(32, 40, 104, false);
+        lostDup.bytesWritten = true;
+        lostDup.dupLosesState = true;
+        assertFalse(DirectSm3.copyCheck(lostDup), "a dupctx copy that finishes unlike its source");
+        assertEquals(lostDup.left.size(), lostDup.frees, "contexts made and freed");
 
         Standin chosen = new Standin(32, 40, 104, false);
         chosen.hiddenFill = true;

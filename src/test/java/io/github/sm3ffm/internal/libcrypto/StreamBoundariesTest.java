@@ -47,14 +47,10 @@ class StreamBoundariesTest {
         List<byte[]> parts = new ArrayList<>();
         DigestStream s = Algorithm.sm3Stream();
         for (int n : updates) {
-            byte[] part = bytes(n);
-            parts.add(part);
-            s.update(part, 0, n);
+            feed(s, n, parts);
             assertFalse(s.holdsContext(), "after an update of " + n);
         }
-        byte[] one = bytes(1);
-        parts.add(one);
-        s.update(one, 0, 1);
+        feed(s, 1, parts);
         assertTrue(s.holdsContext(), "one byte past the staging size");
         assertArrayEquals(References.sm3(parts.toArray(byte[][]::new)), s.finish());
     }
@@ -81,6 +77,69 @@ class StreamBoundariesTest {
             assertEquals(extra > 0, s.holdsContext(), "a tail of " + tail.length + " after " + head.length);
             assertArrayEquals(References.sm3(head, tail), s.finish(), "a tail of " + tail.length);
         }
+    }
+
+    @Test
+    void updatesThatOverrunTheHeapArrayKeepWhatWaitsInIt() throws Exception {
+        // Each update one past the room left in the array, so that it grows with bytes already waiting.
+        int[] updates = {30, 5, 40, 100, 200, 130};
+        List<byte[]> parts = new ArrayList<>();
+        DigestStream s = Algorithm.sm3Stream();
+        for (int n : updates) {
+            feed(s, n, parts);
+            byte[] pending = s.snapshot().pending();
+            assertTrue(pending == null || pending.length <= STAGING, "the heap array outgrew the staging size: "
+                    + (pending == null ? 0 : pending.length));
+        }
+        assertArrayEquals(References.sm3(parts.toArray(byte[][]::new)), s.finish());
+        assertTrue(s.snapshot().pending().length <= STAGING);
+    }
+
+    @Test
+    void aMessageIsOnTheHeapThenInAContextThenOnTheHeapAgain() throws Exception {
+        DigestStream s = Algorithm.sm3Stream();
+        assertEquals(HeapBytes.Phase.HEAP, s.snapshot().phase(), "a new stream");
+        s.update(bytes(STAGING), 0, STAGING - 1);
+        assertEquals(HeapBytes.Phase.HEAP, s.snapshot().phase(), "bytes that wait");
+        s.update(bytes(2), 0, 2);
+        assertEquals(HeapBytes.Phase.NATIVE, s.snapshot().phase(), "past the staging size");
+        s.finish();
+        assertEquals(HeapBytes.Phase.HEAP, s.snapshot().phase(), "after a digest");
+    }
+
+    @Test
+    void aReusedDigestStagesUpToTheLastByteOfTheStagingBuffer() throws Exception {
+        for (int onHeap : new int[] {0, 5}) {
+            DigestStream s = (DigestStream) reusedDigest();
+            byte[] first = bytes(100);
+            s.update(first, 0, first.length);
+            assertEquals(first.length, s.snapshot().staged(), "staged in the claimed context");
+            byte[] waiting = bytes(onHeap);
+            s.update(waiting, 0, onHeap);
+            assertEquals(onHeap, s.snapshot().pendingLen(), "short bytes wait on the heap");
+            byte[] last = bytes(STAGING - first.length - onHeap);
+            s.update(last, 0, last.length);
+            assertEquals(STAGING, s.snapshot().staged(), onHeap + " on the heap: the buffer filled exactly");
+            assertEquals(0, s.snapshot().pendingLen(), onHeap + " on the heap: what waited went first");
+            assertArrayEquals(References.sm3(first, waiting, last), s.finish(), onHeap + " on the heap");
+        }
+    }
+
+    @Test
+    void aCopysHeapArrayIsNoLargerThanTheBytesItHoldsNeed() throws Exception {
+        DigestStream s = (DigestStream) reusedDigest();
+        int sourceArray = s.snapshot().pending().length;
+        byte[] staged = bytes(40);
+        byte[] waiting = bytes(sourceArray - staged.length);
+        s.update(staged, 0, staged.length);
+        s.update(waiting, 0, waiting.length);
+        assertEquals(staged.length, s.snapshot().staged());
+        assertEquals(waiting.length, s.snapshot().pendingLen());
+        DigestStream copy = s.copy();
+        assertEquals(sourceArray, copy.snapshot().pendingLen(), "the copy holds the staged and waiting bytes");
+        assertEquals(sourceArray, copy.snapshot().pending().length, "in an array of the source's size, which fits them");
+        assertArrayEquals(References.sm3(staged, waiting), copy.finish());
+        assertArrayEquals(References.sm3(staged, waiting), s.finish());
     }
 
     @Test
@@ -396,6 +455,13 @@ class StreamBoundariesTest {
         }
         assertTrue(s.holdsContext(), "a reused stream keeps a context");
         return s;
+    }
+
+    /** Updates {@code s} with {@code n} new bytes, added to {@code parts}. */
+    private void feed(DigestStream s, int n, List<byte[]> parts) {
+        byte[] part = bytes(n);
+        parts.add(part);
+        s.update(part, 0, n);
     }
 
     private byte[] bytes(int n) {
