@@ -230,6 +230,16 @@ class StartupStepsTest {
         assertEquals(!direct, backend.description().startsWith("EVP ("), backend.description());
         if (offer.direct()) {
             assertSame(offer.linked(), ChosenFunctions.linked(), "the chosen functions are the offer's");
+            // It says whose functions it calls and how it copies their contexts.
+            String how = switch (offer.copies()) {
+                case COPYCTX -> "by its copyctx";
+                case STATE_BYTES -> "as " + Sm3CtxLayout.SM3_CTX_BYTES + "-byte states";
+                case DUPCTX -> "by its dupctx";
+            };
+            assertEquals("SM3 functions of OpenSSL's \"" + offer.provider() + "\" provider, called directly; contexts"
+                    + " copied " + how, Faults.chosen().description());
+        } else {
+            assertEquals("EVP (" + offer.reason() + ")", Faults.chosen().description());
         }
         assertThrows(IllegalStateException.class, () -> BackendChoice.decorate(s -> s, b -> b));
     }

@@ -81,8 +81,9 @@ class StreamBoundariesTest {
 
     @Test
     void updatesThatOverrunTheHeapArrayKeepWhatWaitsInIt() throws Exception {
-        // Each update one past the room left in the array, so that it grows with bytes already waiting.
-        int[] updates = {30, 5, 40, 100, 200, 130};
+        // Each update past the room left in the array, so that it grows with bytes already waiting; the last but one
+        // past what the heap may hold at all (175 waiting in an array of 256, then 400).
+        int[] updates = {30, 5, 40, 100, 400, 130};
         List<byte[]> parts = new ArrayList<>();
         DigestStream s = Algorithm.sm3Stream();
         for (int n : updates) {
