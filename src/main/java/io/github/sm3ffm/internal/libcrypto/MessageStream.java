@@ -204,9 +204,8 @@ public abstract sealed class MessageStream<C extends PooledContext> extends Heap
     }
 
     /** Claims {@code c}, borrowed from the pool, for this stream. */
-    final C claim(C c) {
+    final void claim(C c) {
         context = pool.claim(this, c);
-        return c;
     }
 
     /**

@@ -358,7 +358,10 @@ class NativeFailureTest {
 
                 @Override
                 public void afterFailure() {
-                    // The message lost input: refused, never finished with a wrong value; a digest ends it.
+                    // The message lost input: refused, never finished with a wrong value; a digest ends it. An
+                    // update of nothing does nothing at all, refused or not, from an array or a direct buffer.
+                    md.update(new byte[3], 1, 0);
+                    md.update(ByteBuffer.allocateDirect(8).position(8));
                     assertThrows(IllegalStateException.class, () -> md.update(new byte[3]));
                     assertThrows(IllegalStateException.class, md::digest);
                     assertCorrect(md, bytes(600));
