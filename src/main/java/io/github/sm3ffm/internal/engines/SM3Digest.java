@@ -7,10 +7,11 @@ import io.github.sm3ffm.internal.libcrypto.LibCryptoUnavailableException;
 import io.github.sm3ffm.internal.libcrypto.DigestStream;
 import java.nio.ByteBuffer;
 import java.security.DigestException;
+import java.security.MessageDigest;
 import java.security.MessageDigestSpi;
 
 /**
- * SM3 (GB/T 32905-2016) as a {@link MessageDigestSpi}, computed by OpenSSL's {@code EVP_Digest*} on the
+ * SM3 (GB/T 32905-2016) as a {@link MessageDigest}, computed by OpenSSL's {@code EVP_Digest*} on the
  * {@code EVP_MD} that the loader fetched once, or by the provider's own SM3 functions (see the facade's {@code MessageStream}).
  *
  * <p>A new instance holds no native memory. Short messages wait on the Java heap and are hashed at
@@ -18,12 +19,18 @@ import java.security.MessageDigestSpi;
  * reused instances claim a pooled context that comes back when they finish or die (the facade's
  * {@code MessageStream} and {@code ContextPool} say how, docs/design.md why). Argument checks mirror the
  * JDK's own digests ({@code sun.security.provider.DigestBase}) call for call.
+ *
+ * <p>A {@link MessageDigest} itself, not only its SPI, as BouncyCastle's digests are: {@code getInstance} then hands
+ * out the engine as it is, where it wraps a bare {@link MessageDigestSpi} in a delegate, and every call, one byte's
+ * {@code update} included, saves the delegate's load and type check. So {@code getAlgorithm()} is "SM3" whichever
+ * alias asked for it.
  */
-public final class SM3Digest extends MessageDigestSpi implements Cloneable {
+public final class SM3Digest extends MessageDigest implements Cloneable {
     /** Not final: {@link #clone()} gives the copy a stream of its own, as the JDK's digests do. */
     private DigestStream nat;
 
     public SM3Digest() throws LibCryptoUnavailableException {
+        super("SM3");
         nat = Algorithm.sm3Stream();
     }
 
